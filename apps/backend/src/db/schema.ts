@@ -1,0 +1,138 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`);
+const updatedAt = () =>
+  integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`);
+
+// Better Auth's tables (email + password sessions).
+export const user = sqliteTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
+  image: text("image"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const session = sqliteTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (table) => [index("session_user_id_idx").on(table.userId)],
+);
+
+export const account = sqliteTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: integer("access_token_expires_at", { mode: "timestamp_ms" }),
+    refreshTokenExpiresAt: integer("refresh_token_expires_at", { mode: "timestamp_ms" }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("account_user_id_idx").on(table.userId)],
+);
+
+export const verification = sqliteTable("verification", {
+  id: text("id").primaryKey(),
+  identifier: text("identifier").notNull(),
+  value: text("value").notNull(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+// Stackgate's own tables.
+export const apiKey = sqliteTable(
+  "api_key",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    start: text("start").notNull(),
+    keyHash: text("key_hash").notNull().unique(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+  },
+  (table) => [index("api_key_user_id_idx").on(table.userId)],
+);
+
+/** The one upstream connection; key and secret are sealed with the secret box. */
+export const upstreamConnection = sqliteTable("upstream_connection", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  url: text("url").notNull(),
+  sealedKey: text("sealed_key").notNull(),
+  sealedSecret: text("sealed_secret").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Failure-alert settings: a single row with id 1; the token is sealed. */
+export const notifySettings = sqliteTable("notify_settings", {
+  id: integer("id").primaryKey(),
+  url: text("url").notNull(),
+  topic: text("topic").notNull(),
+  sealedToken: text("sealed_token"),
+  enabled: integer("enabled", { mode: "boolean" }).notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const deployHistory = sqliteTable(
+  "deploy_history",
+  {
+    id: text("id").primaryKey(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
+    actor: text("actor").notNull(),
+    via: text("via", { enum: ["session", "apiKey"] }).notNull(),
+    userId: text("user_id"),
+    stack: text("stack").notNull(),
+    action: text("action", { enum: ["pull", "redeploy", "pull-redeploy"] }).notNull(),
+    success: integer("success", { mode: "boolean" }).notNull(),
+    message: text("message").notNull(),
+  },
+  (table) => [index("deploy_history_created_at_idx").on(table.createdAt)],
+);
+
+/** The latest scan result per image. */
+export const imageScan = sqliteTable("image_scan", {
+  image: text("image").primaryKey(),
+  status: text("status", { enum: ["queued", "scanning", "done", "failed", "interrupted"] }).notNull(),
+  critical: integer("critical").notNull().default(0),
+  high: integer("high").notNull().default(0),
+  medium: integer("medium").notNull().default(0),
+  low: integer("low").notNull().default(0),
+  unknown: integer("unknown").notNull().default(0),
+  fixable: integer("fixable").notNull().default(0),
+  vulnerabilities: text("vulnerabilities", { mode: "json" }).notNull().default(sql`'[]'`),
+  requestedAt: integer("requested_at", { mode: "timestamp_ms" }),
+  attemptedAt: integer("attempted_at", { mode: "timestamp_ms" }),
+  scannedAt: integer("scanned_at", { mode: "timestamp_ms" }),
+  errorKind: text("error_kind"),
+  error: text("error"),
+});

@@ -1,0 +1,129 @@
+import { OpenAPIHandler } from "@orpc/openapi/fetch";
+import { ORPCError, onError, type Router, ValidationError } from "@orpc/server";
+import { RPCHandler } from "@orpc/server/fetch";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Auth } from "./auth/better-auth.ts";
+import { crossOriginGuard } from "./auth/origin-guard.ts";
+import type { RequestContext } from "./auth/procedures.ts";
+import { loadScalarBundle, referencePage } from "./openapi.ts";
+import type { Logger } from "./platform/logger.ts";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const errorJson = (code: string, status: number, message: string) => ({ code, status, message });
+
+/** Turns a validation failure into a sentence naming each offending field. */
+function describeValidationError(error: ValidationError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path
+        ?.map((segment) => (typeof segment === "object" ? segment.key : segment))
+        .join(".");
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}
+
+async function explainValidationErrors<T>({ next }: { next: () => Promise<T> }): Promise<T> {
+  try {
+    return await next();
+  } catch (error) {
+    if (
+      error instanceof ORPCError &&
+      error.code === "BAD_REQUEST" &&
+      error.cause instanceof ValidationError
+    ) {
+      throw new ORPCError("BAD_REQUEST", {
+        message: describeValidationError(error.cause),
+        cause: error.cause,
+      });
+    }
+    throw error;
+  }
+}
+
+export function createHttpApp({
+  auth,
+  router,
+  appUrl,
+  logger,
+  openApiDocument,
+}: {
+  auth: Auth;
+  router: Router<any, RequestContext>;
+  appUrl: string;
+  logger: Logger;
+  openApiDocument: unknown;
+}) {
+  const unexpected = (error: unknown) => {
+    if (!(error instanceof ORPCError) || error.status >= 500) logger.error({ err: error }, "request failed");
+  };
+  const rpc = new RPCHandler(router, {
+    clientInterceptors: [explainValidationErrors],
+    interceptors: [onError(unexpected)],
+  });
+  const rest = new OpenAPIHandler(router, {
+    clientInterceptors: [explainValidationErrors],
+    interceptors: [onError(unexpected)],
+    customErrorResponseBodyEncoder: (error) => errorJson(error.code, error.status, error.message),
+  });
+  let scalarBundle: Buffer | undefined;
+
+  const app = new Hono();
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    logger.info(
+      {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      },
+      "request",
+    );
+  });
+
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => c.json(errorJson("PAYLOAD_TOO_LARGE", 413, "The request body is larger than 1 MiB"), 413),
+  });
+  app.use("/api/*", limitBody);
+  app.use("/rpc/*", limitBody);
+  app.use("/api/v0/*", crossOriginGuard(appUrl));
+  app.use("/rpc/*", crossOriginGuard(appUrl));
+
+  app.on(["GET", "POST"], "/api/auth/*", (c) => auth.handler(c.req.raw));
+
+  app.all("/rpc/*", async (c) => {
+    const { matched, response } = await rpc.handle(c.req.raw, {
+      prefix: "/rpc",
+      context: { headers: c.req.raw.headers },
+    });
+    return matched ? response : c.json(errorJson("NOT_FOUND", 404, "No such procedure"), 404);
+  });
+
+  app.all("/api/v0/*", async (c) => {
+    const { matched, response } = await rest.handle(c.req.raw, { context: { headers: c.req.raw.headers } });
+    return matched
+      ? response
+      : c.json(errorJson("NOT_FOUND", 404, `No endpoint ${c.req.method} ${c.req.path}`), 404);
+  });
+
+  app.get("/doc", (c) => c.json(openApiDocument));
+  app.get("/reference", (c) => c.html(referencePage));
+  app.get("/reference/scalar.js", (c) => {
+    scalarBundle ??= loadScalarBundle();
+    c.header("cache-control", "public, max-age=86400");
+    return c.body(new Uint8Array(scalarBundle), 200, { "content-type": "text/javascript; charset=utf-8" });
+  });
+
+  app.notFound((c) => c.json(errorJson("NOT_FOUND", 404, `No endpoint ${c.req.method} ${c.req.path}`), 404));
+  app.onError((error, c) => {
+    logger.error({ err: error }, "unhandled error");
+    return c.json(errorJson("INTERNAL_SERVER_ERROR", 500, "Internal error; see the server log"), 500);
+  });
+  return app;
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  BACKEND_HOST: z.string().min(1).default("127.0.0.1"),
+  BACKEND_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  APP_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8080"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  SEED_ADMIN_EMAIL: z.email().default("admin@stackgate.local"),
+  SEED_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  SEED_ADMIN_NAME: z.string().min(1).max(64).default("Admin"),
+  TRIVY_BIN: z.string().min(1).default("trivy"),
+  TRIVY_SERVER_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:4954"),
+  SCANNER_SCAN_TIMEOUT_SECONDS: seconds(600),
+  SCANNER_SWEEP_DELAY_SECONDS: seconds(30),
+  SCANNER_SWEEP_INTERVAL_SECONDS: seconds(300),
+  SCANNER_RESCAN_INTERVAL_HOURS: z.coerce.number().positive().default(24),
+  DEPLOY_TIMEOUT_SECONDS: seconds(900),
+  UPSTREAM_TIMEOUT_SECONDS: seconds(10),
+  LOG_LEVEL: z.enum(logLevels).default("info"),
+  STACKGATE_DEMO: z.stringbool().default(false),
+});
+
+export type Config = ReturnType<typeof configFrom>;
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+  }
+  const values = parsed.data;
+  if (values.NODE_ENV === "production" && !values.BETTER_AUTH_SECRET) {
+    throw new ConfigError("Invalid configuration:\n  BETTER_AUTH_SECRET: required when NODE_ENV=production");
+  }
+  return configFrom(values);
+}
+
+function configFrom(values: z.infer<typeof environmentSchema>) {
+  const dataDir = resolve(values.DATA_DIR);
+  return {
+    production: values.NODE_ENV === "production",
+    host: values.BACKEND_HOST,
+    port: values.BACKEND_PORT,
+    appUrl: new URL(values.APP_URL).origin,
+    dataDir,
+    databasePath: join(dataDir, "db.sqlite"),
+    authSecret: values.BETTER_AUTH_SECRET,
+    seedAdmin: {
+      email: values.SEED_ADMIN_EMAIL,
+      password: values.SEED_ADMIN_PASSWORD,
+      name: values.SEED_ADMIN_NAME,
+    },
+    trivy: {
+      bin: values.TRIVY_BIN,
+      serverUrl: values.TRIVY_SERVER_URL,
+      scanTimeoutMs: values.SCANNER_SCAN_TIMEOUT_SECONDS * 1000,
+    },
+    sweep: {
+      delayMs: values.SCANNER_SWEEP_DELAY_SECONDS * 1000,
+      intervalMs: values.SCANNER_SWEEP_INTERVAL_SECONDS * 1000,
+      rescanIntervalMs: values.SCANNER_RESCAN_INTERVAL_HOURS * 3_600_000,
+    },
+    deployTimeoutMs: values.DEPLOY_TIMEOUT_SECONDS * 1000,
+    upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_SECONDS * 1000,
+    logLevel: values.LOG_LEVEL,
+    demo: values.STACKGATE_DEMO,
+  };
+}
+
+/**
+ * Outside production a missing BETTER_AUTH_SECRET is generated once and kept in the data
+ * directory, so sessions and encrypted credentials survive restarts.
+ */
+export function resolveAuthSecret(config: Config): string {
+  if (config.authSecret) return config.authSecret;
+  mkdirSync(config.dataDir, { recursive: true });
+  const file = join(config.dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}

@@ -1,0 +1,84 @@
+import { oc, type Route } from "@orpc/contract";
+import { z } from "zod";
+
+export const isoDate = z.date().meta({ example: "2026-11-22T10:15:00.000Z" });
+
+const errorResponse = (description: string, example: { code: string; status: number; message: string }) => ({
+  description,
+  content: {
+    "application/json": {
+      schema: {
+        type: "object" as const,
+        required: ["code", "status", "message"],
+        properties: {
+          code: { type: "string" as const },
+          status: { type: "integer" as const },
+          message: { type: "string" as const },
+        },
+      },
+      example,
+    },
+  },
+});
+
+const commonErrors = {
+  "400": errorResponse("The request is malformed; the message names the problem", {
+    code: "BAD_REQUEST",
+    status: 400,
+    message: "name: name must not be empty",
+  }),
+  "401": errorResponse("No valid API key and no valid session", {
+    code: "UNAUTHORIZED",
+    status: 401,
+    message: "Sign in, or send a valid API key in the x-api-key header",
+  }),
+};
+
+const forbiddenForKeys = errorResponse("An API key was used on an endpoint that needs a signed-in session", {
+  code: "FORBIDDEN",
+  status: 403,
+  message: "This endpoint needs a signed-in session; API keys may not use it",
+});
+
+type RouteOptions = Omit<Route, "spec"> & {
+  /** Further error statuses of this procedure, by status code, for the OpenAPI document. */
+  errors?: Record<number, string>;
+};
+
+/**
+ * Who may call a procedure. Declared here, beside the route, and enforced by one
+ * middleware on the backend, which refuses any procedure that declares nothing.
+ */
+export type Access = "keyOrSession" | "sessionOnly";
+
+const withAccess = oc.$meta<{ access?: Access }>({});
+
+function describedRoute(
+  access: Access,
+  { errors = {}, ...route }: RouteOptions,
+  security: Array<Record<string, string[]>>,
+  tierErrors: Record<string, ReturnType<typeof errorResponse>>,
+) {
+  const extraErrors = Object.fromEntries(
+    Object.entries(errors).map(([status, description]) => [
+      status,
+      errorResponse(description, { code: "ERROR", status: Number(status), message: description }),
+    ]),
+  );
+  return withAccess.meta({ access }).route({
+    ...route,
+    spec: (operation) => ({
+      ...operation,
+      security,
+      responses: { ...operation.responses, ...tierErrors, ...extraErrors },
+    }),
+  });
+}
+
+/** A procedure a pipeline may call with `x-api-key` as well as a person with a session. */
+export const keyOrSession = (route: RouteOptions) =>
+  describedRoute("keyOrSession", route, [{ apiKey: [] }, { session: [] }], commonErrors);
+
+/** A procedure only a signed-in person may call; an API key gets 403. */
+export const sessionOnly = (route: RouteOptions) =>
+  describedRoute("sessionOnly", route, [{ session: [] }], { ...commonErrors, "403": forbiddenForKeys });
