@@ -43,6 +43,7 @@ export async function createBackend({
 
   return {
     app,
+    auth,
     seeded,
     async close() {
       database.close();

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { OpenAPIGenerator } from "@orpc/openapi";
 import { ZodToJsonSchemaConverter } from "@orpc/zod/zod4";
 import { contract } from "@stackgate/contract";
@@ -36,9 +37,9 @@ export async function generateOpenApiDocument(version: string) {
 
 /** Scalar's browser bundle, served by us: the default CDN is unreachable offline and breaks the CSP. */
 export function loadScalarBundle(): Buffer {
-  const require = createRequire(import.meta.url);
-  const packageDir = require.resolve("@scalar/api-reference/package.json").replace(/package\.json$/, "");
-  return readFileSync(`${packageDir}dist/browser/standalone.js`);
+  // The package exports no path to its browser bundle, so find it beside the main entry.
+  const mainEntry = createRequire(import.meta.url).resolve("@scalar/api-reference");
+  return readFileSync(join(dirname(mainEntry), "browser", "standalone.js"));
 }
 
 export const referencePage = `<!doctype html>

@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import { createBackend } from "../app.ts";
+import { type Clock, systemClock } from "../platform/clock.ts";
+import { loadConfig } from "../platform/config.ts";
+import { createLogger } from "../platform/logger.ts";
+
+export const ADMIN = { email: "admin@example.test", password: "canary-Password-7f3a9", name: "Ada Admin" };
+export const APP_ORIGIN = "http://localhost:8080";
+
+export interface TestBackendOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Reuse a data directory, e.g. to restart over the same database. */
+  dataDir?: string;
+}
+
+/**
+ * Starts the real backend on a free port over a fresh SQLite file, capturing its log
+ * lines so tests can read them (and prove secrets never reach them).
+ */
+export async function startTestBackend({ env = {}, clock = systemClock, dataDir }: TestBackendOptions = {}) {
+  const directory = dataDir ?? mkdtempSync(join(tmpdir(), "stackgate-test-"));
+  const logLines: string[] = [];
+  const logger = createLogger("debug", { write: (line: string) => void logLines.push(line) });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: directory,
+    APP_URL: APP_ORIGIN,
+    BETTER_AUTH_SECRET: "test-secret-that-is-long-enough-for-better-auth",
+    SEED_ADMIN_EMAIL: ADMIN.email,
+    SEED_ADMIN_PASSWORD: ADMIN.password,
+    SEED_ADMIN_NAME: ADMIN.name,
+    ...env,
+  });
+  const backend = await createBackend({ config, logger, clock });
+  const server = serve({ fetch: backend.app.fetch, hostname: "127.0.0.1", port: 0 });
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  /** Every response body the test has seen, for leak checks. */
+  const responseBodies: string[] = [];
+
+  async function request(path: string, init: RequestInit & { json?: unknown } = {}) {
+    const headers = new Headers(init.headers);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set("content-type", "application/json");
+      body = JSON.stringify(init.json);
+    }
+    if (body !== undefined && !headers.has("origin")) headers.set("origin", APP_ORIGIN);
+    const response = await fetch(url + path, { ...init, headers, body });
+    const text = await response.text();
+    responseBodies.push(text);
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  }
+
+  /** Signs in and returns the Cookie header value of the new session. */
+  async function signIn(email = ADMIN.email, password = ADMIN.password) {
+    const response = await request("/api/auth/sign-in/email", { method: "POST", json: { email, password } });
+    if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${response.text}`);
+    return response.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0])
+      .join("; ");
+  }
+
+  async function addUser(email: string, password: string, name: string) {
+    const context = await backend.auth.$context;
+    const user = await context.internalAdapter.createUser(
+      { email, name, emailVerified: true },
+      { method: "admin" },
+    );
+    await context.internalAdapter.linkAccount({
+      userId: user.id,
+      providerId: "credential",
+      accountId: user.id,
+      password: await context.password.hash(password),
+    });
+  }
+
+  async function createApiKey(cookie: string, name = "ci-pipeline") {
+    const created = await request("/api/v0/apikeys", { method: "POST", headers: { cookie }, json: { name } });
+    if (created.status !== 200) throw new Error(`key creation failed: ${created.status} ${created.text}`);
+    return created.json as { id: string; key: string; name: string; start: string };
+  }
+
+  return {
+    url,
+    dataDir: directory,
+    config,
+    backend,
+    logLines,
+    responseBodies,
+    request,
+    signIn,
+    addUser,
+    createApiKey,
+    async close({ keepData = false } = {}) {
+      (server as import("node:http").Server).closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await backend.close();
+      if (!keepData) rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestBackend = Awaited<ReturnType<typeof startTestBackend>>;

@@ -1,0 +1,32 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { runStep } from "./processes.ts";
+import { root } from "./stackgate.ts";
+
+const chromium = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+
+if (!existsSync(chromium)) {
+  const line = "!".repeat(78);
+  console.warn(
+    [
+      line,
+      "!! BROWSER TESTS SKIPPED: no Chromium at " + chromium,
+      "!! Install it (apt-get install -y chromium) or set CHROME_PATH. CI always has one.",
+      line,
+    ].join("\n"),
+  );
+  process.exit(0);
+}
+
+await runStep("Building the dashboard for the browser tests…", process.execPath, [
+  join(root, "node_modules/astro/bin/astro.mjs"),
+  "build",
+  "--root",
+  join(root, "apps/frontend"),
+]);
+await runStep("Running the browser tests in " + chromium, process.execPath, [
+  join(root, "node_modules/vitest/vitest.mjs"),
+  "run",
+  "--project",
+  "e2e",
+]);
