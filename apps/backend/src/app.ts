@@ -4,13 +4,26 @@ import { createAuth } from "./auth/better-auth.ts";
 import { createAuthenticator } from "./auth/caller.ts";
 import { createImplementer } from "./auth/procedures.ts";
 import { seedAdmin } from "./auth/seed-admin.ts";
+import { connectionProcedures } from "./connection/procedures.ts";
+import { createConnectionService } from "./connection/service.ts";
 import { openDatabase } from "./db/database.ts";
+import { deployProcedures } from "./deploy/procedures.ts";
+import { createDeployService } from "./deploy/service.ts";
+import { createDeployEventBus } from "./events/bus.ts";
+import { eventProcedures } from "./events/procedures.ts";
+import { historyProcedures } from "./history/procedures.ts";
+import { createHistoryService } from "./history/service.ts";
 import { createHttpApp } from "./http.ts";
+import { notifyProcedures } from "./notify/procedures.ts";
+import { createNotifyService } from "./notify/service.ts";
 import { generateOpenApiDocument } from "./openapi.ts";
 import { type Clock, systemClock } from "./platform/clock.ts";
 import { type Config, resolveAuthSecret } from "./platform/config.ts";
 import type { Logger } from "./platform/logger.ts";
+import { createSecretBox } from "./platform/secret-box.ts";
 import { readVersion } from "./platform/version.ts";
+import { stackProcedures } from "./stacks/procedures.ts";
+import { createStackService } from "./stacks/service.ts";
 
 /** Wires configuration, database, services and HTTP together; main.ts and the tests both start here. */
 export async function createBackend({
@@ -24,13 +37,35 @@ export async function createBackend({
 }) {
   const database = openDatabase(config.databasePath);
   const { db } = database;
-  const auth = createAuth({ db, config, secret: resolveAuthSecret(config), logger });
+  const authSecret = resolveAuthSecret(config);
+  const auth = createAuth({ db, config, secret: authSecret, logger });
   const seeded = await seedAdmin(auth, config);
+  const secretBox = createSecretBox(authSecret);
 
   const apiKeys = createApiKeyService({ db, clock });
+  const connection = createConnectionService({ db, secretBox, upstreamTimeoutMs: config.upstreamTimeoutMs });
+  const notify = createNotifyService({ db, secretBox, logger, appUrl: config.appUrl });
+  const history = createHistoryService({ db, clock });
+  const events = createDeployEventBus();
+  const stacks = createStackService({ connection });
+  const deploy = createDeployService({
+    connection,
+    history,
+    events,
+    clock,
+    logger,
+    deployTimeoutMs: config.deployTimeoutMs,
+    onFailed: (run) => void notify.deployFailed(run),
+  });
+
   const os = createImplementer(createAuthenticator({ auth, apiKeys }));
   const router = os.router({
     apikeys: apiKeyProcedures(os, { apiKeys }),
+    connection: connectionProcedures(os, { connection }),
+    notify: notifyProcedures(os, { notify }),
+    stacks: stackProcedures(os, { stacks, clock, deployTimeoutMs: config.deployTimeoutMs }),
+    deploy: { run: deployProcedures(os, { deploy }), events: eventProcedures(os, { events }) },
+    history: historyProcedures(os, { history }),
   });
 
   const app = createHttpApp({
@@ -45,7 +80,9 @@ export async function createBackend({
     app,
     auth,
     seeded,
+    services: { connection, notify, history, events, stacks, deploy },
     async close() {
+      events.close();
       database.close();
     },
   };

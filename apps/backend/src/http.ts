@@ -11,6 +11,9 @@ import type { Logger } from "./platform/logger.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
 const errorJson = (code: string, status: number, message: string) => ({ code, status, message });
 
 /** Turns a validation failure into a sentence naming each offending field. */
@@ -60,13 +63,19 @@ export function createHttpApp({
     if (!(error instanceof ORPCError) || error.status >= 500) logger.error({ err: error }, "request failed");
   };
   const rpc = new RPCHandler(router, {
+    eventIteratorKeepAliveInterval: 15_000,
     clientInterceptors: [explainValidationErrors],
     interceptors: [onError(unexpected)],
   });
   const rest = new OpenAPIHandler(router, {
     clientInterceptors: [explainValidationErrors],
     interceptors: [onError(unexpected)],
-    customErrorResponseBodyEncoder: (error) => errorJson(error.code, error.status, error.message),
+    // Deploy failures carry `success`, `stack` and `action` beside the message, for pipelines.
+    customErrorResponseBodyEncoder: (error) => ({
+      ...errorJson(error.code, error.status, error.message),
+      ...(isRecord(error.data) ? error.data : {}),
+    }),
+    eventIteratorKeepAliveInterval: 15_000,
   });
   let scalarBundle: Buffer | undefined;
 

@@ -1,11 +1,26 @@
 import { apikeys } from "./apikeys.ts";
+import { connectionProcedures } from "./connection.ts";
+import { deployProcedures } from "./deploy.ts";
+import { historyProcedures } from "./history.ts";
+import { notifyProcedures } from "./notify.ts";
+import { stackProcedures } from "./stacks.ts";
 
 export * from "./apikeys.ts";
 export * from "./common.ts";
+export * from "./connection.ts";
+export * from "./deploy.ts";
+export * from "./history.ts";
+export * from "./notify.ts";
+export * from "./stacks.ts";
 
 /** The whole API, defined once: the backend implements it, the dashboard calls it, /doc describes it. */
 export const contract = {
   apikeys,
+  connection: connectionProcedures,
+  notify: notifyProcedures,
+  stacks: stackProcedures,
+  deploy: deployProcedures,
+  history: historyProcedures,
 };
 
 export type Contract = typeof contract;

@@ -94,9 +94,21 @@ export async function startTestBackend({ env = {}, clock = systemClock, dataDir 
     return created.json as { id: string; key: string; name: string; start: string };
   }
 
+  /** Saves a Komodo connection (e.g. to a simulator) as the signed-in person would. */
+  async function connectKomodo(cookie: string, komodo: { url: string; key: string; secret: string }) {
+    const saved = await request("/api/v0/deploy/credentials", {
+      method: "POST",
+      headers: { cookie },
+      json: { name: "komodo", url: komodo.url, key: komodo.key, secret: komodo.secret },
+    });
+    if (saved.status !== 200) throw new Error(`connecting failed: ${saved.status} ${saved.text}`);
+    return saved.json;
+  }
+
   return {
     url,
     dataDir: directory,
+    connectKomodo,
     config,
     backend,
     logLines,

@@ -1,0 +1,156 @@
+import { randomUUID } from "node:crypto";
+import type { Caller } from "../auth/caller.ts";
+import { type ConnectionService, NoConnectionError } from "../connection/service.ts";
+import type { DeployEventBus, DeployRun, FinishedRun } from "../events/bus.ts";
+import type { HistoryService } from "../history/service.ts";
+import type { Clock } from "../platform/clock.ts";
+import type { Logger } from "../platform/logger.ts";
+import { type KomodoClient, UpstreamError } from "../upstream/komodo-client.ts";
+
+export type DeployAction = "pull" | "redeploy" | "pull-redeploy";
+
+/** A deploy that did not succeed, with the HTTP status it is answered with. */
+export class DeployFailure extends Error {
+  readonly status: 502 | 503 | 504;
+  constructor(status: 502 | 503 | 504, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+type ExecuteStep = "PullStack" | "DestroyStack" | "DeployStack";
+
+export const successMessage = (action: DeployAction, stack: string) =>
+  `Acción '${action}' completada para '${stack}'`;
+
+/** Runs one execute call and follows its Update to completion; a failed Update is a failure. */
+async function step(client: KomodoClient, type: ExecuteStep, stack: string, deadline: number) {
+  try {
+    await client.executeAndWait(type, { stack }, { deadline });
+  } catch (error) {
+    if (error instanceof UpstreamError && error.kind === "failed-update") {
+      throw new DeployFailure(502, `${type} failed: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+async function redeploy(client: KomodoClient, stack: string, deadline: number) {
+  const current = await client.findStack(stack);
+  if (current?.info.state !== "down") await step(client, "DestroyStack", stack, deadline);
+  await step(client, "DeployStack", stack, deadline);
+}
+
+const plans: Record<DeployAction, (client: KomodoClient, stack: string, deadline: number) => Promise<void>> =
+  {
+    pull: (client, stack, deadline) => step(client, "PullStack", stack, deadline),
+    redeploy,
+    "pull-redeploy": async (client, stack, deadline) => {
+      await step(client, "PullStack", stack, deadline);
+      await redeploy(client, stack, deadline);
+    },
+  };
+
+export function createDeployService({
+  connection,
+  history,
+  events,
+  clock,
+  deployTimeoutMs,
+  logger,
+  onSucceeded = () => {},
+  onFailed = () => {},
+}: {
+  connection: ConnectionService;
+  history: HistoryService;
+  events: DeployEventBus;
+  clock: Clock;
+  deployTimeoutMs: number;
+  logger: Logger;
+  /** Called after a successful deploy (the scanner queues the stack's images). */
+  onSucceeded?: (stack: string) => void;
+  /** Called after a failed deploy (failure alerts). */
+  onFailed?: (run: FinishedRun) => void;
+}) {
+  /** Deploys of one stack run one after the other; different stacks run side by side. */
+  const lanes = new Map<string, Promise<unknown>>();
+  const inLane = <T>(stack: string, work: () => Promise<T>): Promise<T> => {
+    const previous = lanes.get(stack) ?? Promise.resolve();
+    const current = previous.then(work, work);
+    lanes.set(stack, current);
+    const release = () => {
+      if (lanes.get(stack) === current) lanes.delete(stack);
+    };
+    current.then(release, release);
+    return current;
+  };
+
+  async function attempt(action: DeployAction, stack: string, deadline: number) {
+    try {
+      await plans[action](connection.requireClient(), stack, deadline);
+    } catch (error) {
+      if (error instanceof DeployFailure) throw error;
+      if (error instanceof NoConnectionError) throw new DeployFailure(503, error.message);
+      // The client's per-call limit and the deploy's deadline both end as "timeout"; only the latter is a 504.
+      if (error instanceof UpstreamError && error.kind === "timeout" && Date.now() >= deadline) {
+        throw new DeployFailure(
+          504,
+          `Komodo did not finish '${action}' of '${stack}' within ${Math.round(deployTimeoutMs / 1000)} s`,
+        );
+      }
+      if (error instanceof UpstreamError) throw new DeployFailure(502, error.message);
+      throw error;
+    }
+  }
+
+  return {
+    /** Runs the action to its real outcome; the history row is written before this returns. */
+    async run({ stack, action, caller }: { stack: string; action: DeployAction; caller: Caller }) {
+      const run: DeployRun = {
+        id: randomUUID(),
+        stack,
+        action,
+        via: caller.via,
+        actorName: caller.actorName,
+        startedAt: new Date(clock.now()),
+      };
+      events.started(run);
+      // A real-time bound, whatever clock the history uses.
+      const deadline = Date.now() + deployTimeoutMs;
+      let failure: DeployFailure | undefined;
+      try {
+        await inLane(stack, () => attempt(action, stack, deadline));
+      } catch (error) {
+        if (!(error instanceof DeployFailure)) logger.error({ err: error, stack, action }, "deploy crashed");
+        failure =
+          error instanceof DeployFailure
+            ? error
+            : new DeployFailure(502, "Unexpected error; see the server log");
+      }
+      const message = failure ? failure.message : successMessage(action, stack);
+      const finishedAt = new Date(clock.now());
+      history.record({
+        id: run.id,
+        createdAt: finishedAt,
+        startedAt: run.startedAt,
+        actor: caller.actorName,
+        via: caller.via,
+        userId: caller.userId,
+        stack,
+        action,
+        success: !failure,
+        message,
+      });
+      const finished = { ...run, success: !failure, message, finishedAt };
+      events.finished(finished);
+      if (failure) {
+        onFailed(finished);
+        throw failure;
+      }
+      onSucceeded(stack);
+      return { success: true as const, message, stack, action };
+    },
+  };
+}
+
+export type DeployService = ReturnType<typeof createDeployService>;

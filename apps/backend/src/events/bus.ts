@@ -1,0 +1,50 @@
+import type { deployEvent, deployRun, finishedRun } from "@stackgate/contract";
+import type { z } from "zod";
+
+export type DeployRun = z.infer<typeof deployRun>;
+export type FinishedRun = z.infer<typeof finishedRun>;
+export type DeployEvent = z.infer<typeof deployEvent>;
+type Listener = (event: DeployEvent) => void;
+
+/**
+ * Deploy events, held in memory for this backend instance only: the runs in progress and
+ * whoever listens right now. Nothing is kept for replay; finished runs live in the history.
+ */
+export function createDeployEventBus() {
+  const running = new Map<string, DeployRun>();
+  const listeners = new Set<Listener>();
+  const closeHandlers = new Set<() => void>();
+
+  const publish = (event: DeployEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+
+  return {
+    started(run: DeployRun) {
+      running.set(run.id, run);
+      publish({ type: "started", run });
+    },
+    finished(run: FinishedRun) {
+      running.delete(run.id);
+      publish({ type: "finished", run });
+    },
+    running: () => [...running.values()],
+    /** Subscribes and hands back the runs in progress at that moment, atomically. */
+    subscribe(listener: Listener) {
+      listeners.add(listener);
+      return { running: [...running.values()], unsubscribe: () => listeners.delete(listener) };
+    },
+    listenerCount: () => listeners.size,
+    /** Registers what to do when the bus closes (shutdown): event streams end there. */
+    onClose(handler: () => void) {
+      closeHandlers.add(handler);
+      return () => closeHandlers.delete(handler);
+    },
+    close() {
+      for (const handler of closeHandlers) handler();
+      closeHandlers.clear();
+    },
+  };
+}
+
+export type DeployEventBus = ReturnType<typeof createDeployEventBus>;

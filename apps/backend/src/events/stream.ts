@@ -1,0 +1,42 @@
+import type { DeployEvent, DeployEventBus } from "./bus.ts";
+
+/**
+ * One subscriber's view of the bus as an async sequence: `subscribed` first, then every
+ * event as it happens, until the client goes away or the bus closes.
+ */
+export async function* followDeployEvents(
+  bus: DeployEventBus,
+  signal?: AbortSignal,
+): AsyncGenerator<DeployEvent> {
+  const pending: DeployEvent[] = [];
+  let wake: (() => void) | undefined;
+  let ended = false;
+  const end = () => {
+    ended = true;
+    wake?.();
+  };
+  const { running, unsubscribe } = bus.subscribe((event) => {
+    pending.push(event);
+    wake?.();
+  });
+  const stopOnClose = bus.onClose(end);
+  signal?.addEventListener("abort", end, { once: true });
+  try {
+    yield { type: "subscribed", running };
+    while (!ended) {
+      const next = pending.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      wake = undefined;
+    }
+  } finally {
+    unsubscribe();
+    stopOnClose();
+    signal?.removeEventListener("abort", end);
+  }
+}

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../db/database.ts";
+import { manualClock } from "../testing/clock.ts";
+import { createHistoryService, type NewHistoryEntry } from "./service.ts";
+
+const directory = mkdtempSync(join(tmpdir(), "stackgate-history-"));
+const database = openDatabase(join(directory, "db.sqlite"));
+afterAll(() => {
+  database.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+const clock = manualClock(Date.parse("2026-11-22T12:00:00Z"));
+const history = createHistoryService({ db: database.db, clock });
+
+let sequence = 0;
+function entry(at: string, stack: string, success: boolean): NewHistoryEntry {
+  sequence += 1;
+  return {
+    id: `run-${sequence}`,
+    createdAt: new Date(at),
+    startedAt: new Date(at),
+    actor: "Ada",
+    via: "session",
+    stack,
+    action: "redeploy",
+    success,
+    message: success ? "ok" : `boom ${sequence}`,
+  };
+}
+
+describe("history overview", () => {
+  it("counts the last 30 days per day and per stack, and leaves older deploys out", () => {
+    history.record(entry("2026-10-01T10:00:00Z", "web", false));
+    history.record(entry("2026-10-24T00:00:00Z", "web", true));
+    history.record(entry("2026-11-20T09:00:00Z", "web", true));
+    history.record(entry("2026-11-20T10:00:00Z", "db", false));
+    history.record(entry("2026-11-22T11:00:00Z", "web", false));
+    history.record(entry("2026-11-22T11:30:00Z", "web", true));
+
+    const overview = history.overview();
+    expect(overview.since.toISOString()).toBe("2026-10-24T00:00:00.000Z");
+    expect(overview).toMatchObject({ total: 5, succeeded: 3, failed: 2, successRate: 0.6 });
+    expect(overview.perDay).toHaveLength(30);
+    expect(overview.perDay[0]).toEqual({ date: "2026-10-24", total: 1, succeeded: 1, failed: 0 });
+    expect(overview.perDay.find((day) => day.date === "2026-11-20")).toMatchObject({
+      succeeded: 1,
+      failed: 1,
+    });
+    expect(overview.perDay.at(-1)).toEqual({ date: "2026-11-22", total: 2, succeeded: 1, failed: 1 });
+    expect(overview.perStack.map((stack) => [stack.stack, stack.total, stack.failed])).toEqual([
+      ["web", 4, 1],
+      ["db", 1, 1],
+    ]);
+    expect(overview.recentFailures.map((failure) => failure.stack)).toEqual(["web", "db"]);
+  });
+
+  it("keeps only the newest 100 in the list, newest first", () => {
+    for (let minute = 0; minute < 120; minute++) {
+      history.record(
+        entry(new Date(Date.parse("2026-11-21T00:00:00Z") + minute * 60_000).toISOString(), "api", true),
+      );
+    }
+    const list = history.list();
+    expect(list).toHaveLength(100);
+    expect(list[0]!.createdAt.toISOString()).toBe("2026-11-22T11:30:00.000Z");
+    const times = list.map((item) => item.createdAt.getTime());
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+});

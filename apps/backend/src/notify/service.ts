@@ -1,0 +1,119 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../db/database.ts";
+import { notifySettings } from "../db/schema.ts";
+import type { FinishedRun } from "../events/bus.ts";
+import type { Logger } from "../platform/logger.ts";
+import type { SecretBox } from "../platform/secret-box.ts";
+import { publishToNtfy } from "./ntfy-publisher.ts";
+
+const SETTINGS_ROW = 1;
+const ALERT_TIMEOUT_MS = 5000;
+
+export interface NotifySettingsInput {
+  url: string;
+  topic: string;
+  /** Omitted: keep the saved token. Null or empty: remove it. */
+  token?: string | null;
+  enabled?: boolean;
+}
+
+export function createNotifyService({
+  db,
+  secretBox,
+  logger,
+  appUrl,
+  alertTimeoutMs = ALERT_TIMEOUT_MS,
+}: {
+  db: Database;
+  secretBox: SecretBox;
+  logger: Logger;
+  appUrl: string;
+  alertTimeoutMs?: number;
+}) {
+  const load = () => db.select().from(notifySettings).where(eq(notifySettings.id, SETTINGS_ROW)).get();
+  const describe = (row: NonNullable<ReturnType<typeof load>>) => ({
+    url: row.url,
+    topic: row.topic,
+    enabled: row.enabled,
+    tokenSet: row.sealedToken !== null,
+  });
+  const targetOf = (row: NonNullable<ReturnType<typeof load>>) => ({
+    url: row.url,
+    topic: row.topic,
+    token: row.sealedToken ? secretBox.open(row.sealedToken) : undefined,
+  });
+
+  return {
+    get() {
+      const row = load();
+      return row ? describe(row) : null;
+    },
+
+    save({ url, topic, token, enabled = false }: NotifySettingsInput) {
+      const existing = load();
+      const sealedToken =
+        token === undefined ? (existing?.sealedToken ?? null) : token ? secretBox.seal(token) : null;
+      const values = { url, topic, enabled, sealedToken, updatedAt: new Date() };
+      db.insert(notifySettings)
+        .values({ id: SETTINGS_ROW, ...values })
+        .onConflictDoUpdate({ target: notifySettings.id, set: values })
+        .run();
+      return describe(load()!);
+    },
+
+    remove() {
+      return db.delete(notifySettings).where(eq(notifySettings.id, SETTINGS_ROW)).run().changes > 0;
+    },
+
+    /** Sends a test alert with the given settings, or the saved ones; null when there are neither. */
+    async test(override?: NotifySettingsInput) {
+      const saved = load();
+      if (!override && !saved) return null;
+      const target = override
+        ? {
+            url: override.url,
+            topic: override.topic,
+            token: override.token ?? (saved ? targetOf(saved).token : undefined),
+          }
+        : targetOf(saved!);
+      const result = await publishToNtfy(
+        target,
+        {
+          title: "Stackgate test alert",
+          message: "If you can read this, failed deploys will reach this topic.",
+          priority: 3,
+          tags: ["white_check_mark", "stackgate"],
+          click: appUrl,
+        },
+        { timeoutMs: alertTimeoutMs },
+      );
+      return result.ok
+        ? {
+            delivered: true,
+            status: result.status,
+            message: `ntfy accepted the message${result.id ? ` (id ${result.id})` : ""}`,
+          }
+        : { delivered: false, status: result.status ?? null, message: result.error };
+    },
+
+    /** Publishes one alert for a failed deploy when alerts are on. Never throws; a failure is only logged. */
+    async deployFailed(run: FinishedRun) {
+      const saved = load();
+      if (!saved?.enabled) return;
+      const result = await publishToNtfy(
+        targetOf(saved),
+        {
+          title: `Deploy failed: ${run.action} of ${run.stack}`,
+          message: `${run.actorName} ran '${run.action}' on '${run.stack}'. Komodo said: ${run.message}`,
+          priority: 4,
+          tags: ["rotating_light", "stackgate", run.stack],
+          click: `${appUrl}/history`,
+        },
+        { timeoutMs: alertTimeoutMs },
+      );
+      if (!result.ok) logger.warn({ stack: run.stack, reason: result.error }, "failure alert not delivered");
+    },
+  };
+}
+
+export type NotifyService = ReturnType<typeof createNotifyService>;

@@ -1,0 +1,27 @@
+import type { Implementer } from "../auth/procedures.ts";
+import type { Clock } from "../platform/clock.ts";
+import { answeringUpstreamFailures } from "../upstream/http-errors.ts";
+import type { StackService } from "./service.ts";
+
+export function stackProcedures(
+  os: Implementer,
+  { stacks, clock, deployTimeoutMs }: { stacks: StackService; clock: Clock; deployTimeoutMs: number },
+) {
+  return {
+    list: os.stacks.list.handler(() =>
+      answeringUpstreamFailures(async () => ({ stacks: await stacks.list() })),
+    ),
+    remove: os.stacks.remove.handler(({ input }) =>
+      answeringUpstreamFailures(async () => {
+        await stacks.remove(input.stack, clock.now() + deployTimeoutMs);
+        return { deleted: true as const, stack: input.stack };
+      }),
+    ),
+    setPollForUpdates: os.stacks.setPollForUpdates.handler(({ input }) =>
+      answeringUpstreamFailures(async () => {
+        await stacks.setPollForUpdates(input.stack, input.enabled);
+        return { stack: input.stack, enabled: input.enabled };
+      }),
+    ),
+  };
+}

@@ -1,0 +1,47 @@
+import type { ConnectionService } from "../connection/service.ts";
+import type { KomodoStackListItem } from "../upstream/komodo-client.ts";
+
+export function toStack(item: KomodoStackListItem) {
+  const services = item.info.services.map(({ service, image, update_available }) => ({
+    service,
+    image,
+    update_available,
+  }));
+  return {
+    id: item.id,
+    name: item.name,
+    state: item.info.state,
+    status: item.info.status ?? null,
+    info: { services },
+    images: [...new Set(services.map((service) => service.image).filter(Boolean))],
+  };
+}
+
+export type Stack = ReturnType<typeof toStack>;
+
+/** Stacks are read from Komodo on every call: never cached, never stored. */
+export function createStackService({ connection }: { connection: ConnectionService }) {
+  return {
+    async list(): Promise<Stack[]> {
+      const items = await connection.requireClient().listAllStacks();
+      return items.map(toStack);
+    },
+
+    /** Takes a running stack down first, then deletes it in Komodo. */
+    async remove(stack: string, deadline: number) {
+      const client = connection.requireClient();
+      const current = await client.findStack(stack);
+      if (current && current.info.state !== "down" && current.info.state !== "unknown") {
+        const update = await client.execute("DestroyStack", { stack });
+        await client.waitForUpdate(update, { deadline });
+      }
+      await client.deleteStack(stack);
+    },
+
+    async setPollForUpdates(stack: string, enabled: boolean) {
+      await connection.requireClient().updateStack(stack, { poll_for_updates: enabled });
+    },
+  };
+}
+
+export type StackService = ReturnType<typeof createStackService>;

@@ -1,0 +1,376 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
+import {
+  DEMO_DEPLOY_ERROR,
+  type KomodoSimulator,
+  type KomodoSimulatorOptions,
+  startKomodoSimulator,
+} from "@stackgate/simulators";
+import { afterEach, describe, expect, it } from "vitest";
+import { createKomodoClient, failedUpdateReason, UpstreamError } from "./komodo-client.ts";
+
+const started: KomodoSimulator[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((sim) => sim.close()));
+});
+
+async function start(options: KomodoSimulatorOptions = {}): Promise<KomodoSimulator> {
+  const sim = await startKomodoSimulator(options);
+  started.push(sim);
+  return sim;
+}
+
+const clientFor = (sim: KomodoSimulator, options?: { timeoutMs?: number }) =>
+  createKomodoClient({ url: sim.url, key: sim.key, secret: sim.secret }, options);
+
+const inOneMinute = () => Date.now() + 60_000;
+
+/** The rejection of `promise`, which must reject with an UpstreamError. */
+async function upstreamFailure(promise: Promise<unknown>): Promise<UpstreamError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(UpstreamError);
+  return error as UpstreamError;
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("Komodo client: reading", () => {
+  it("reads the version", async () => {
+    const sim = await start();
+    expect(await clientFor(sim).getVersion()).toBe("2.3.2");
+  });
+
+  it("lists every stack with limit 0, confirming with one more page", async () => {
+    const sim = await start({ stacks: 120 });
+    const stacks = await clientFor(sim).listAllStacks();
+    expect(stacks).toHaveLength(120);
+    expect(new Set(stacks.map((stack) => stack.id)).size).toBe(120);
+    expect(sim.calls.map((call) => call.params)).toEqual([{ limit: 0 }, { limit: 120, page: 1 }]);
+  });
+
+  it("pages through a server that caps limit 0 at its page size", async () => {
+    const sim = await start({ stacks: 120, stackPaging: "capped" });
+    const stacks = await clientFor(sim).listAllStacks();
+    expect(new Set(stacks.map((stack) => stack.name)).size).toBe(120);
+    expect(sim.calls).toHaveLength(3);
+  });
+
+  it("stops on an old server that ignores paging and repeats the whole list", async () => {
+    const sim = await start({ stacks: 70, stackPaging: "unpaged" });
+    expect(await clientFor(sim).listAllStacks()).toHaveLength(70);
+    expect(sim.calls).toHaveLength(2);
+  });
+
+  it("asks once when there are no stacks", async () => {
+    const sim = await start();
+    expect(await clientFor(sim).listAllStacks()).toEqual([]);
+    expect(sim.calls).toHaveLength(1);
+  });
+
+  it("finds one stack by name, with its state", async () => {
+    const sim = await start({ stacks: [{ name: "web", state: "down" }, { name: "web-2" }] });
+    const client = clientFor(sim);
+    expect((await client.findStack("web"))?.info.state).toBe("down");
+    expect(await client.findStack("nope")).toBeUndefined();
+    expect((await client.getStack("web-2")).name).toBe("web-2");
+  });
+
+  it("sets poll-for-updates, deletes stacks and lists Updates", async () => {
+    const sim = await start({ stacks: [{ name: "web" }, { name: "db" }] });
+    const client = clientFor(sim);
+    expect((await client.updateStack("web", { poll_for_updates: true })).config?.poll_for_updates).toBe(true);
+    expect((await client.deleteStack("db")).name).toBe("db");
+    const { updates, next_page } = await client.listUpdates({ operation: { $in: ["DeleteStack"] } });
+    expect(updates.map((update) => update.operation)).toEqual(["DeleteStack"]);
+    expect(next_page).toBeNull();
+  });
+});
+
+describe("Komodo client: actions", () => {
+  it("follows an Update to its successful end", async () => {
+    const sim = await start({ stacks: [{ name: "web", state: "down" }], faults: { updateDelayMs: 30 } });
+    const client = clientFor(sim);
+    const update = await client.execute("DeployStack", { stack: "web" });
+    expect(update.status).toBe("InProgress");
+    const done = await client.waitForUpdate(update, { deadline: inOneMinute() });
+    expect(done).toMatchObject({ status: "Complete", success: true });
+    expect((await client.findStack("web"))?.info.state).toBe("running");
+  });
+
+  it("gives the reason of a failed Update", async () => {
+    const sim = await start({
+      stacks: [{ name: "docs", faults: { failWith: DEMO_DEPLOY_ERROR } }, { name: "web" }],
+    });
+    const client = clientFor(sim);
+    const done = await client.waitForUpdate(await client.execute("DeployStack", { stack: "docs" }), {
+      deadline: inOneMinute(),
+    });
+    expect(done.success).toBe(false);
+    expect(failedUpdateReason(done)).toBe(DEMO_DEPLOY_ERROR);
+
+    sim.faults.setStack("web", { forbidden: true });
+    const refused = await upstreamFailure(
+      client.executeAndWait("PullStack", { stack: "web" }, { deadline: inOneMinute() }),
+    );
+    expect(refused.kind).toBe("failed-update");
+    expect(refused.message).toBe(
+      "User does not have required permissions on this Stack. Must have at least Execute permissions",
+    );
+
+    sim.faults.setStack("web", { forbidden: undefined, busy: true });
+    const busy = await upstreamFailure(
+      client.executeAndWait("PullStack", { stack: "web" }, { deadline: inOneMinute() }),
+    );
+    expect(busy.message).toBe("Resource is busy");
+  });
+
+  it("falls back to a generic reason when the failed stage says nothing", () => {
+    const update = {
+      operation: "PullStack",
+      logs: [
+        {
+          stage: "Compose Pull",
+          command: "",
+          stdout: " ",
+          stderr: "",
+          success: false,
+          start_ts: 0,
+          end_ts: 0,
+        },
+      ],
+    } as unknown as Parameters<typeof failedUpdateReason>[0];
+    expect(failedUpdateReason(update)).toBe("Komodo reported PullStack as failed without saying why");
+  });
+
+  it("sees an Update that completes at once within a few tens of milliseconds", async () => {
+    const sim = await start({ stacks: [{ name: "web" }] });
+    const client = clientFor(sim);
+    const update = await client.execute("PullStack", { stack: "web" });
+    sim.clearCalls();
+    const began = performance.now();
+    await client.waitForUpdate(update, { deadline: inOneMinute() });
+    expect(performance.now() - began).toBeLessThan(50);
+    expect(sim.calls.map((call) => call.type)).toEqual(["GetUpdate"]);
+  });
+
+  it("backs off while waiting: few polls, no fixed one-second steps", async () => {
+    const sim = await start({ stacks: [{ name: "web", faults: { updateDelayMs: 300 } }] });
+    const client = clientFor(sim);
+    const update = await client.execute("PullStack", { stack: "web" });
+    sim.clearCalls();
+    const began = performance.now();
+    await client.waitForUpdate(update, { deadline: inOneMinute() });
+    const elapsed = performance.now() - began;
+    // 10, 20, 40, 80, 160 ms... reaches 300 ms on the 5th or 6th look; a fixed 10 ms poll would take ~30.
+    expect(sim.calls.length).toBeGreaterThanOrEqual(4);
+    expect(sim.calls.length).toBeLessThanOrEqual(7);
+    expect(elapsed).toBeLessThan(800);
+  });
+
+  it("returns an already complete Update without asking again", async () => {
+    const sim = await start({ stacks: [{ name: "web" }] });
+    const client = clientFor(sim);
+    const done = await client.waitForUpdate(await client.execute("PullStack", { stack: "web" }), {
+      deadline: inOneMinute(),
+    });
+    sim.clearCalls();
+    expect(await client.waitForUpdate(done, { deadline: Date.now() - 1 })).toBe(done);
+    expect(sim.calls).toEqual([]);
+  });
+
+  it("stops at the deadline with a timeout error", async () => {
+    const sim = await start({ stacks: [{ name: "web", faults: { updateDelayMs: 10_000 } }] });
+    const client = clientFor(sim);
+    const update = await client.execute("DeployStack", { stack: "web" });
+    const began = performance.now();
+    const error = await upstreamFailure(client.waitForUpdate(update, { deadline: Date.now() + 150 }));
+    expect(error.kind).toBe("timeout");
+    expect(performance.now() - began).toBeLessThan(400);
+  });
+
+  it("stops waiting when its signal aborts", async () => {
+    const sim = await start({ stacks: [{ name: "web", faults: { updateDelayMs: 10_000 } }] });
+    const client = clientFor(sim);
+    const update = await client.execute("DeployStack", { stack: "web" });
+    const controller = new AbortController();
+    const reason = new Error("shutting down");
+    setTimeout(() => controller.abort(reason), 30);
+    await expect(
+      client.waitForUpdate(update, { deadline: inOneMinute(), signal: controller.signal }),
+    ).rejects.toBe(reason);
+  });
+
+  it("runs 200 deploys side by side without slowing down", async () => {
+    const sim = await start({ stacks: 200 });
+    const client = clientFor(sim);
+    const names = (await client.listAllStacks()).map((stack) => stack.name);
+    const began = performance.now();
+    const results = await Promise.all(
+      names.map((stack) => client.executeAndWait("DeployStack", { stack }, { deadline: inOneMinute() })),
+    );
+    expect(results.every((update) => update.success)).toBe(true);
+    expect(performance.now() - began).toBeLessThan(3_000);
+  });
+});
+
+describe("Komodo client: errors", () => {
+  it("turns Komodo's {error, trace} replies into rejected errors", async () => {
+    const sim = await start();
+    const client = clientFor(sim);
+    const unknown = await upstreamFailure(client.execute("DeployStack", { stack: "nope" }));
+    expect(unknown).toMatchObject({
+      kind: "rejected",
+      status: 500,
+      message: "Did not find any Stack matching nope",
+    });
+
+    const wrongSecret = createKomodoClient({ url: sim.url, key: sim.key, secret: "S_wrong_S" });
+    const refused = await upstreamFailure(wrongSecret.getVersion());
+    expect(refused).toMatchObject({ kind: "rejected", status: 401, message: "Invalid user credentials" });
+  });
+
+  it("names the host when it cannot connect", async () => {
+    const port = await closedPort();
+    const client = createKomodoClient({ url: `http://127.0.0.1:${port}/`, key: "k", secret: "s" });
+    const error = await upstreamFailure(client.getVersion());
+    expect(error.kind).toBe("unreachable");
+    expect(error.message).toBe(`Komodo at http://127.0.0.1:${port} is unreachable: connection refused`);
+  });
+
+  it("fails fast when Komodo goes down", async () => {
+    const sim = await start({ stacks: [{ name: "web" }] });
+    const client = clientFor(sim);
+    await client.getVersion();
+    await sim.faults.set({ down: true });
+    const began = performance.now();
+    const error = await upstreamFailure(client.listAllStacks());
+    expect(error.kind).toBe("unreachable");
+    expect(performance.now() - began).toBeLessThan(1_000);
+  });
+
+  it("times out a call that takes too long", async () => {
+    const sim = await start({ faults: { latencyMs: 500 } });
+    const error = await upstreamFailure(clientFor(sim, { timeoutMs: 100 }).getVersion());
+    expect(error.kind).toBe("timeout");
+    expect(error.message).toBe(`Komodo at ${sim.url} did not answer within 100 ms`);
+  });
+
+  it("reports a body that is not JSON", async () => {
+    const sim = await start({ faults: { garbage: true } });
+    const error = await upstreamFailure(clientFor(sim).listAllStacks());
+    expect(error).toMatchObject({
+      kind: "bad-response",
+      message: `Komodo at ${sim.url} answered with a body that is not JSON`,
+    });
+  });
+
+  it("does not follow redirects, so the secret stays with the configured host", async () => {
+    const redirecting = createServer((_request, response) => {
+      response.writeHead(307, { location: "https://elsewhere.example/read/GetVersion" });
+      response.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = redirecting.address() as AddressInfo;
+      const error = await upstreamFailure(
+        createKomodoClient({ url: `http://127.0.0.1:${port}`, key: "k", secret: "s" }).getVersion(),
+      );
+      expect(error).toMatchObject({ kind: "rejected", status: 307 });
+      expect(error.message).toContain("redirects to https://elsewhere.example/read/GetVersion");
+    } finally {
+      await new Promise((resolve) => redirecting.close(resolve));
+    }
+  });
+
+  it("refuses URLs that are not http(s)", () => {
+    expect(() => createKomodoClient({ url: "ftp://komodo", key: "k", secret: "s" })).toThrow(UpstreamError);
+  });
+});
+
+describe("Komodo client: secrets", () => {
+  const key = "K_canaryKey0000000000000000000000000000000_K";
+  const secret = "S_canarySecret000000000000000000000000000_S";
+  const leaks = (error: unknown) => {
+    const shown = [
+      inspect(error, { depth: Infinity, showHidden: true }),
+      JSON.stringify(error),
+      String(error),
+    ].join("\n");
+    return shown.includes("canary");
+  };
+
+  it("never puts the key or secret in an error", async () => {
+    const sim = await start({
+      key,
+      secret: "S_theRealSecret_S",
+      stacks: [{ name: "web", faults: { failWith: `bad ${key}` } }],
+    });
+    const rejected = await upstreamFailure(createKomodoClient({ url: sim.url, key, secret }).getVersion());
+    expect(rejected.status).toBe(401);
+
+    const port = await closedPort();
+    const unreachable = await upstreamFailure(
+      createKomodoClient({ url: `http://127.0.0.1:${port}`, key, secret }).getVersion(),
+    );
+    const badHeader = await upstreamFailure(
+      createKomodoClient({ url: sim.url, key, secret: `${secret}\nX-Injected: 1` }).getVersion(),
+    );
+    expect(badHeader.kind).toBe("unreachable");
+
+    const withRealSecret = createKomodoClient(
+      { url: sim.url, key, secret: "S_theRealSecret_S" },
+      { timeoutMs: 50 },
+    );
+    const failedUpdate = await upstreamFailure(
+      withRealSecret.executeAndWait("DeployStack", { stack: "web" }, { deadline: inOneMinute() }),
+    );
+    expect(failedUpdate.message).toBe("bad [redacted]");
+    await sim.faults.set({ latencyMs: 200 });
+    const timeout = await upstreamFailure(withRealSecret.getVersion());
+    await sim.faults.set({ latencyMs: undefined, garbage: true });
+    const garbage = await upstreamFailure(withRealSecret.getVersion());
+
+    for (const error of [rejected, unreachable, badHeader, failedUpdate, timeout, garbage])
+      expect(leaks(error)).toBe(false);
+    expect(leaks(withRealSecret)).toBe(false);
+  });
+
+  it("redacts the secret when a server echoes it back", async () => {
+    const echo = createServer((request, response) => {
+      response.writeHead(500, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({
+          error: `bad secret ${request.headers["x-api-secret"]}`,
+          trace: [`key ${request.headers["x-api-key"]}`],
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = echo.address() as AddressInfo;
+      const error = await upstreamFailure(
+        createKomodoClient({ url: `http://127.0.0.1:${port}`, key, secret }).getVersion(),
+      );
+      expect(error).toMatchObject({
+        kind: "rejected",
+        message: "bad secret [redacted]",
+        detail: "key [redacted]",
+      });
+      expect(leaks(error)).toBe(false);
+    } finally {
+      echo.closeAllConnections();
+      await new Promise((resolve) => echo.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,22 @@
+import type { Types } from "komodo_client";
+
+export function isComplete(update: Types.Update): boolean {
+  return update.status === "Complete";
+}
+
+/**
+ * Why a completed Update failed: the stderr (else stdout) of its last failed log stage, without the
+ * HTML markup Komodo puts around "ERROR"/"TRACE" labels, or a generic sentence when there is none.
+ */
+export function failedUpdateReason(update: Types.Update): string {
+  const failed = update.logs.filter((entry) => !entry.success).at(-1);
+  const output = failed ? stripMarkup(failed.stderr) || stripMarkup(failed.stdout) : "";
+  return output || `Komodo reported ${update.operation} as failed without saying why`;
+}
+
+function stripMarkup(text: string): string {
+  return text
+    .replace(/<\/?span[^>]*>/g, "")
+    .trim()
+    .replace(/^ERROR: /, "");
+}

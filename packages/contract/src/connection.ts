@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { sessionOnly } from "./common.ts";
+
+const tags = ["Komodo connection"];
+
+export const httpUrl = (what: string) =>
+  z
+    .url({ protocol: /^https?$/, error: `${what} must be an http:// or https:// URL` })
+    .max(2048, `${what} must be at most 2048 characters`);
+
+export const connectionName = z
+  .string()
+  .trim()
+  .min(1, "name must not be empty")
+  .max(64, "name must be at most 64 characters")
+  .meta({ example: "production" });
+
+const credential = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${what} must not be empty`)
+    .max(512, `${what} must be at most 512 characters`)
+    .regex(/^[\x21-\x7e]+$/, `${what} must be printable characters without spaces`);
+
+export const connection = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string().meta({ example: "https://komodo.example.com" }),
+});
+
+export const connectionProcedures = {
+  get: sessionOnly({
+    method: "GET",
+    path: "/api/v0/deploy/credentials",
+    tags,
+    summary: "The Komodo connection (id, name and url only)",
+  }).output(z.object({ connection: connection.nullable() })),
+  save: sessionOnly({
+    method: "POST",
+    path: "/api/v0/deploy/credentials",
+    tags,
+    summary: "Save the Komodo connection, replacing the current one",
+    description:
+      "Key and secret are stored encrypted and never returned. The connection is saved even when Komodo " +
+      "cannot be reached; the response says whether it answered and with which version.",
+  })
+    .input(
+      z.strictObject({
+        name: connectionName,
+        url: httpUrl("url"),
+        key: credential("key"),
+        secret: credential("secret"),
+      }),
+    )
+    .output(
+      z.object({
+        connection,
+        reachable: z.boolean(),
+        version: z.string().nullable().meta({ example: "2.3.2" }),
+        error: z.string().nullable().meta({ description: "Why Komodo did not answer, when it did not" }),
+      }),
+    ),
+  remove: sessionOnly({
+    method: "DELETE",
+    path: "/api/v0/deploy/credentials",
+    tags,
+    summary: "Remove the Komodo connection",
+    errors: { 404: "No connection with this name" },
+  })
+    .input(z.strictObject({ name: connectionName }))
+    .output(z.object({ deleted: z.literal(true) })),
+};

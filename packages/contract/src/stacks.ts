@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { keyOrSession, sessionOnly } from "./common.ts";
+
+const tags = ["Stacks"];
+
+/** Komodo stack names as they appear in compose projects; nothing that could escape a path. */
+export const stackName = z
+  .string()
+  .min(1, "stack must not be empty")
+  .max(128, "stack must be at most 128 characters")
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "stack may contain only letters, digits, '.', '_' and '-'")
+  .refine((name) => !name.includes(".."), "stack must not contain '..'")
+  .meta({ example: "web" });
+
+export const stackService = z.object({
+  service: z.string(),
+  image: z.string().meta({ example: "ghcr.io/acme/web:1.4" }),
+  update_available: z.boolean(),
+});
+
+export const stack = z.object({
+  id: z.string().meta({ description: "Komodo's id of the stack" }),
+  name: z.string(),
+  state: z.string().meta({ description: "As Komodo reports it: running, down, stopped, unhealthy, …" }),
+  status: z.string().nullable().meta({ example: "running(2)" }),
+  info: z.object({ services: z.array(stackService) }),
+  images: z.array(z.string()).meta({ description: "The distinct image references of the stack's services" }),
+});
+
+const upstreamErrors = {
+  502: "Komodo refused the request or could not be reached; the message carries its reason",
+  503: "No Komodo connection yet",
+};
+
+export const stackProcedures = {
+  list: keyOrSession({
+    method: "GET",
+    path: "/api/v0/stacks",
+    tags,
+    summary: "List the stacks, live from Komodo",
+    errors: upstreamErrors,
+  }).output(z.object({ stacks: z.array(stack) })),
+  remove: sessionOnly({
+    method: "DELETE",
+    path: "/api/v0/stacks/{stack}",
+    tags,
+    summary: "Delete a stack in Komodo (a running stack is taken down first)",
+    errors: upstreamErrors,
+  })
+    .input(z.strictObject({ stack: stackName }))
+    .output(z.object({ deleted: z.literal(true), stack: z.string() })),
+  setPollForUpdates: sessionOnly({
+    method: "PUT",
+    path: "/api/v0/stacks/{stack}/poll-for-updates",
+    tags,
+    summary: "Turn Komodo's automatic image update check for a stack on or off",
+    errors: upstreamErrors,
+  })
+    .input(z.strictObject({ stack: stackName, enabled: z.boolean() }))
+    .output(z.object({ stack: z.string(), enabled: z.boolean() })),
+};

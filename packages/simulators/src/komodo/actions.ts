@@ -1,0 +1,165 @@
+import type { Types } from "komodo_client";
+import { missingPermission, RESOURCE_BUSY } from "./errors.ts";
+import type { ExecuteType, SimService, SimStack } from "./stacks.ts";
+import type { NewUpdate, UpdateStore } from "./updates.ts";
+
+type OperationName = `${Types.Operation}`;
+
+/** Komodo's service user for automatic (image-update) redeploys. */
+export const AUTO_REDEPLOY_OPERATOR = "000000000000000000000004";
+
+export interface ExecutionContext {
+  updates: UpdateStore;
+  /** User id of the API key's owner: the operator of every Update the API starts. */
+  operator: string;
+  clock: () => number;
+  /** Runs `task` after `delayMs` (0: on the next tick), on a timer the simulator owns. */
+  later: (delayMs: number, task: () => void) => void;
+  updateDelayMs: (stack: SimStack) => number;
+}
+
+/**
+ * Starts an execute the way Komodo does: the Update is stored and returned at once as
+ * `InProgress`/`success: true`; permission and busy refusals, like the work itself, only
+ * show when it completes.
+ */
+export function startExecution(
+  context: ExecutionContext,
+  stack: SimStack,
+  type: ExecuteType,
+  services: string[],
+): Types.Update {
+  const operation: OperationName = services.length > 0 ? `${type}Service` : type;
+  const update = context.updates.add(inProgress(stack, operation, context.operator, context.clock()));
+  const refusal = refusalOf(stack);
+  if (!refusal) stack.activeAction = type;
+  context.later(context.updateDelayMs(stack), () => {
+    const now = context.clock();
+    if (refusal) {
+      complete(update, [taskError(refusal, now)], now);
+      return;
+    }
+    stack.activeAction = undefined;
+    complete(update, perform(stack, type, services, now), now);
+  });
+  return structuredClone(update);
+}
+
+/** Why Komodo's background task would refuse to run an action on the stack right now, if it would. */
+function refusalOf(stack: SimStack): string | undefined {
+  if (stack.faults.forbidden) return missingPermission("Execute");
+  if (stack.faults.busy || stack.activeAction) return RESOURCE_BUSY;
+  return undefined;
+}
+
+/**
+ * Applies the action to the stack and returns its compose logs. Simplifications: `services` only
+ * narrows which services a pull or deploy marks up to date, and a successful pull clears
+ * `update_available` at once (real Komodo compares registry digests with the running containers).
+ */
+function perform(stack: SimStack, type: ExecuteType, services: string[], now: number): Types.Log[] {
+  const logs: Types.Log[] = [];
+  if (services.length > 0) {
+    logs.push(log("Service/s", "", `Execution requested for Stack service/s ${services.join(", ")}`, now));
+  }
+  const targets =
+    services.length > 0 ? stack.services.filter((s) => services.includes(s.service)) : stack.services;
+  const failure = stack.faults.failWith;
+  const compose = `cd /etc/komodo/stacks/${stack.name} && docker compose -p ${stack.name} -f compose.yaml`;
+  stack.updatedAt = now;
+
+  if (type === "DestroyStack") {
+    stack.state = "down";
+    return [...logs, log("Compose Down", `${compose} down`, downOutput(stack), now)];
+  }
+
+  const pull = log("Compose Pull", `${compose} pull`, pullOutput(targets), now);
+  if (type === "PullStack") {
+    if (failure) return [...logs, failedLog(pull, failure)];
+    markUpToDate(targets);
+    return [...logs, pull];
+  }
+
+  const up = log("Compose Up", `${compose} up -d`, upOutput(stack, targets), now);
+  if (failure) return [...logs, pull, failedLog(up, failure)];
+  markUpToDate(targets);
+  stack.state = "running";
+  return [...logs, pull, up];
+}
+
+/**
+ * Records a completed deploy made outside the API (by default Komodo's auto-update redeploy) and
+ * applies it to the stack, so that `ListUpdates` shows it to a background sweep.
+ */
+export function recordDeploy(
+  updates: UpdateStore,
+  stack: SimStack,
+  options: { operator: string; at: number; services: string[] },
+): Types.Update {
+  const operation: OperationName = options.services.length > 0 ? "DeployStackService" : "DeployStack";
+  const logs = perform(stack, "DeployStack", options.services, options.at);
+  return structuredClone(
+    recordCompleted(updates, stack, { operation, operator: options.operator, at: options.at, logs }),
+  );
+}
+
+/** Stores an Update that is already complete, as Komodo records writes (UpdateStack, DeleteStack). */
+export function recordCompleted(
+  updates: UpdateStore,
+  stack: SimStack,
+  options: { operation: OperationName; operator: string; at: number; logs: Types.Log[] },
+): Types.Update {
+  const update = updates.add(inProgress(stack, options.operation, options.operator, options.at));
+  complete(update, options.logs, options.at);
+  return update;
+}
+
+function inProgress(stack: SimStack, operation: OperationName, operator: string, at: number): NewUpdate {
+  return {
+    operation: operation as Types.Operation,
+    start_ts: at,
+    success: true,
+    operator,
+    target: { type: "Stack", id: stack.id },
+    logs: [],
+    status: "InProgress" as Types.UpdateStatus,
+  };
+}
+
+function complete(update: Types.Update, logs: Types.Log[], now: number): void {
+  update.logs.push(...logs);
+  update.success = update.logs.every((entry) => entry.success);
+  update.status = "Complete" as Types.UpdateStatus;
+  update.end_ts = now;
+}
+
+export function log(stage: string, command: string, stdout: string, now: number): Types.Log {
+  return { stage, command, stdout, stderr: "", success: true, start_ts: now, end_ts: now };
+}
+
+function failedLog(entry: Types.Log, stderr: string): Types.Log {
+  return { ...entry, stdout: "", stderr, success: false };
+}
+
+/** Komodo's "Task Error" log, with the markup its `format_serror` puts around the label. */
+function taskError(message: string, now: number): Types.Log {
+  const stderr = `<span class="text-red-700 dark:text-red-400">ERROR</span>: ${message}`;
+  return failedLog(log("Task Error", "", "", now), stderr);
+}
+
+function markUpToDate(services: SimService[]): void {
+  for (const service of services) service.updateAvailable = false;
+}
+
+function pullOutput(services: SimService[]): string {
+  return services.flatMap(({ service }) => [` ${service} Pulling`, ` ${service} Pulled`]).join("\n");
+}
+
+function upOutput(stack: SimStack, services: SimService[]): string {
+  return services.map(({ service }) => ` Container ${stack.name}-${service}-1  Started`).join("\n");
+}
+
+function downOutput(stack: SimStack): string {
+  const containers = stack.services.map(({ service }) => ` Container ${stack.name}-${service}-1  Removed`);
+  return [...containers, ` Network ${stack.name}_default  Removed`].join("\n");
+}
