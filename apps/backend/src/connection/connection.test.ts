@@ -1,0 +1,121 @@
+import { type KomodoSimulator, startKomodoSimulator } from "@stackgate/simulators";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestBackend, type TestBackend } from "../testing/harness.ts";
+
+let komodo: KomodoSimulator;
+let app: TestBackend;
+let cookie: string;
+
+beforeAll(async () => {
+  komodo = await startKomodoSimulator({ stacks: 3 });
+  app = await startTestBackend();
+  cookie = await app.signIn();
+});
+afterAll(async () => {
+  await app.close();
+  await komodo.close();
+});
+
+const save = (json: unknown) =>
+  app.request("/api/v0/deploy/credentials", { method: "POST", headers: { cookie }, json });
+
+describe("Komodo connection", () => {
+  it("starts with none, and stacks answer 503 until one is saved", async () => {
+    expect((await app.request("/api/v0/deploy/credentials", { headers: { cookie } })).json).toEqual({
+      connection: null,
+    });
+    const stacks = await app.request("/api/v0/stacks", { headers: { cookie } });
+    expect(stacks.status).toBe(503);
+    expect(stacks.json.message).toMatch(/No Komodo connection/);
+  });
+
+  it("saves, reports reachability and version, and returns only id, name and url", async () => {
+    const saved = await save({ name: "home", url: `${komodo.url}/`, key: komodo.key, secret: komodo.secret });
+    expect(saved.status).toBe(200);
+    expect(saved.json).toMatchObject({ reachable: true, version: "2.3.2", error: null });
+    expect(saved.json.connection).toEqual({ id: expect.any(String), name: "home", url: komodo.url });
+    const current = await app.request("/api/v0/deploy/credentials", { headers: { cookie } });
+    expect(Object.keys(current.json.connection).sort()).toEqual(["id", "name", "url"]);
+    expect((await app.request("/api/v0/stacks", { headers: { cookie } })).json.stacks).toHaveLength(3);
+  });
+
+  it("saves an unreachable connection too, and says why it did not answer", async () => {
+    const saved = await save({ name: "away", url: "http://127.0.0.1:9", key: "k", secret: "s" });
+    expect(saved.status).toBe(200);
+    expect(saved.json).toMatchObject({ reachable: false, version: null });
+    expect(saved.json.error).toMatch(/unreachable/i);
+    expect(
+      (await app.request("/api/v0/deploy/credentials", { headers: { cookie } })).json.connection.name,
+    ).toBe("away");
+  });
+
+  it("replaces the current connection and reloads the client", async () => {
+    const wrong = await save({ name: "home", url: komodo.url, key: komodo.key, secret: "wrong-secret" });
+    expect(wrong.json).toMatchObject({ reachable: false });
+    expect(wrong.json.error).toMatch(/Invalid user credentials/);
+    expect((await app.request("/api/v0/stacks", { headers: { cookie } })).status).toBe(502);
+    await save({ name: "home", url: komodo.url, key: komodo.key, secret: komodo.secret });
+    expect((await app.request("/api/v0/stacks", { headers: { cookie } })).status).toBe(200);
+  });
+
+  it("deletes by name only", async () => {
+    const other = await app.request("/api/v0/deploy/credentials", {
+      method: "DELETE",
+      headers: { cookie },
+      json: { name: "not-this-one" },
+    });
+    expect(other.status).toBe(404);
+    const deleted = await app.request("/api/v0/deploy/credentials", {
+      method: "DELETE",
+      headers: { cookie },
+      json: { name: "home" },
+    });
+    expect(deleted.status).toBe(200);
+    expect((await app.request("/api/v0/stacks", { headers: { cookie } })).status).toBe(503);
+  });
+
+  it.each([
+    [{ name: "x", url: "not a url", key: "k", secret: "s" }, /url/],
+    [{ name: "x", url: "ftp://komodo.example", key: "k", secret: "s" }, /url/],
+    [{ name: "x", url: "javascript:alert(1)", key: "k", secret: "s" }, /url/],
+    [{ name: "", url: "http://komodo.example", key: "k", secret: "s" }, /name/],
+    [{ name: "x", url: "http://komodo.example", key: "", secret: "s" }, /key/],
+    [{ name: "x", url: "http://komodo.example", key: "k" }, /secret/],
+    [{ name: "x", url: "http://komodo.example", key: "k\nx", secret: "s" }, /key/],
+  ])("refuses %j with 400 and stores nothing", async (body, message) => {
+    const response = await save(body);
+    expect(response.status).toBe(400);
+    expect(response.json.message).toMatch(message);
+    expect(
+      (await app.request("/api/v0/deploy/credentials", { headers: { cookie } })).json.connection,
+    ).toBeNull();
+  });
+
+  it("never lets the key or the secret into a response or a log line", async () => {
+    const canary = {
+      key: "K_canaryKEY0123456789abcdefghijklmnopqrstu_K",
+      secret: "S_canarySECRET9876543210zyxwvutsrqponmlkj_S",
+    };
+    const leaky = await startKomodoSimulator({ ...canary, stacks: 1 });
+    try {
+      await save({ name: "canary", url: leaky.url, ...canary });
+      await app.request("/api/v0/deploy/credentials", { headers: { cookie } });
+      await app.request("/api/v0/stacks", { headers: { cookie } });
+      await app.request("/api/v0/deploy", {
+        method: "POST",
+        headers: { cookie },
+        json: { stack: "nope", action: "pull" },
+      });
+      await leaky.faults.set({ badCredentials: true });
+      await app.request("/api/v0/stacks", { headers: { cookie } });
+      await save({ name: "canary", url: "http://127.0.0.1:9", ...canary });
+      await app.request("/doc");
+    } finally {
+      await leaky.close();
+    }
+    for (const text of [...app.responseBodies, ...app.logLines]) {
+      expect(text).not.toContain(canary.key);
+      expect(text).not.toContain(canary.secret);
+    }
+  });
+});

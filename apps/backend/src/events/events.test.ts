@@ -1,0 +1,131 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type KomodoSimulator, startKomodoSimulator } from "@stackgate/simulators";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGateway } from "../../../gateway/src/gateway.ts";
+import { openEventStream } from "../testing/event-stream.ts";
+import { startTestBackend, type TestBackend } from "../testing/harness.ts";
+
+let komodo: KomodoSimulator;
+let app: TestBackend;
+let gateway: Server;
+let gatewayUrl: string;
+let cookie: string;
+let key: string;
+
+beforeAll(async () => {
+  komodo = await startKomodoSimulator({
+    stacks: [
+      { name: "web" },
+      { name: "api" },
+      { name: "broken", faults: { failWith: "pull access denied" } },
+    ],
+  });
+  app = await startTestBackend();
+  cookie = await app.signIn();
+  key = (await app.createApiKey(cookie, "events-pipeline")).key;
+  await app.connectKomodo(cookie, komodo);
+  gateway = createGateway({ backendUrl: app.url, frontendUrl: "http://127.0.0.1:9", version: "test" });
+  await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
+  gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  gateway.closeAllConnections();
+  gateway.close();
+  await app.close();
+  await komodo.close();
+});
+
+const deploy = (stack: string, action: string, headers: Record<string, string>) =>
+  app.request("/api/v0/deploy", { method: "POST", headers, json: { stack, action } });
+
+describe("live deploy events", () => {
+  it("streams subscribed → started → finished for a deploy, with the same run", async () => {
+    const stream = await openEventStream(`${app.url}/api/v0/deploy/events`, { "x-api-key": key });
+    try {
+      expect(stream.response.headers.get("content-type")).toMatch(/text\/event-stream/);
+      expect(await stream.next()).toEqual({ type: "subscribed", running: [] });
+      const answered = deploy("web", "pull", { cookie });
+      const started = await stream.next();
+      expect(started.type).toBe("started");
+      expect(started.run).toMatchObject({
+        stack: "web",
+        action: "pull",
+        via: "session",
+        actorName: "Ada Admin",
+      });
+      expect(Date.parse(started.run.startedAt)).not.toBeNaN();
+      const finished = await stream.next();
+      expect(finished.type).toBe("finished");
+      expect(finished.run).toMatchObject({
+        ...started.run,
+        success: true,
+        message: "Acción 'pull' completada para 'web'",
+      });
+      expect(Date.parse(finished.run.finishedAt)).toBeGreaterThanOrEqual(Date.parse(started.run.startedAt));
+      expect((await answered).status).toBe(200);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("reports a failure with the upstream's reason, for deploys made with a key", async () => {
+    const stream = await openEventStream(`${app.url}/api/v0/deploy/events`, { cookie });
+    try {
+      await stream.next();
+      await deploy("broken", "pull", { "x-api-key": key });
+      const started = await stream.next();
+      expect(started.run).toMatchObject({ via: "apiKey", actorName: "API Key: events-pipeline" });
+      const finished = await stream.next();
+      expect(finished.run).toMatchObject({ id: started.run.id, success: false });
+      expect(finished.run.message).toContain("pull access denied");
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("shows a late subscriber the deploys still running, and replays nothing", async () => {
+    komodo.faults.setStack("api", { updateDelayMs: 600 });
+    const first = await openEventStream(`${app.url}/api/v0/deploy/events`, { cookie });
+    await first.next();
+    const answered = deploy("api", "redeploy", { cookie });
+    const started = await first.next();
+    const late = await openEventStream(`${app.url}/api/v0/deploy/events`, { "x-api-key": key });
+    try {
+      const subscribed = await late.next();
+      expect(subscribed.type).toBe("subscribed");
+      expect(subscribed.running).toEqual([started.run]);
+      expect((await late.next(3000)).type).toBe("finished");
+      await answered;
+    } finally {
+      first.close();
+      late.close();
+      komodo.faults.setStack("api", { updateDelayMs: undefined });
+    }
+  });
+
+  it("passes through the gateway while the stream stays open, for keys and sessions", async () => {
+    for (const headers of [{ "x-api-key": key }, { cookie }]) {
+      const stream = await openEventStream(`${gatewayUrl}/api/v0/deploy/events`, headers);
+      try {
+        expect((await stream.next()).type).toBe("subscribed");
+        await deploy("web", "pull", headers);
+        expect((await stream.next()).type).toBe("started");
+        expect((await stream.next()).type).toBe("finished");
+        expect(stream.response.headers.get("x-content-type-options")).toBe("nosniff");
+      } finally {
+        stream.close();
+      }
+    }
+  });
+
+  it("stops counting a subscriber once it disconnects", async () => {
+    const listeners = () => app.backend.services.events.listenerCount();
+    await expect.poll(listeners).toBe(0);
+    const stream = await openEventStream(`${app.url}/api/v0/deploy/events`, { cookie });
+    await stream.next();
+    expect(listeners()).toBe(1);
+    stream.close();
+    await expect.poll(listeners).toBe(0);
+  });
+});

@@ -1,0 +1,145 @@
+import {
+  type KomodoSimulator,
+  type NtfyReceiver,
+  startKomodoSimulator,
+  startNtfyReceiver,
+} from "@stackgate/simulators";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startTestBackend, type TestBackend } from "../testing/harness.ts";
+
+const TOKEN = "tk_canarytoken0123456789abcdefgh";
+
+let komodo: KomodoSimulator;
+let ntfy: NtfyReceiver;
+let app: TestBackend;
+let cookie: string;
+let key: string;
+
+beforeAll(async () => {
+  komodo = await startKomodoSimulator({
+    stacks: [
+      { name: "web" },
+      { name: "broken", faults: { failWith: "Bind for 0.0.0.0:80 failed: port is already allocated" } },
+    ],
+  });
+  ntfy = await startNtfyReceiver({ token: TOKEN });
+  app = await startTestBackend();
+  cookie = await app.signIn();
+  key = (await app.createApiKey(cookie, "nightly")).key;
+  await app.connectKomodo(cookie, komodo);
+});
+afterAll(async () => {
+  await app.close();
+  await ntfy.close();
+  await komodo.close();
+});
+beforeEach(() => {
+  ntfy.setMode("ok");
+  ntfy.published.length = 0;
+});
+
+const settingsUrl = "/api/v0/deploy/credentials/notify";
+const saveSettings = (json: unknown) =>
+  app.request(settingsUrl, { method: "POST", headers: { cookie }, json });
+const deploy = (stack: string, headers: Record<string, string> = { cookie }) =>
+  app.request("/api/v0/deploy", { method: "POST", headers, json: { stack, action: "redeploy" } });
+
+describe("alert settings", () => {
+  it("keeps the token write-only: saved, kept on a save without it, removed with null", async () => {
+    expect((await app.request(settingsUrl, { headers: { cookie } })).json).toEqual({ settings: null });
+    const saved = await saveSettings({ url: ntfy.url, topic: "deploys", token: TOKEN, enabled: true });
+    expect(saved.json.settings).toEqual({ url: ntfy.url, topic: "deploys", enabled: true, tokenSet: true });
+    await saveSettings({ url: ntfy.url, topic: "deploys", enabled: true });
+    expect((await app.request(settingsUrl, { headers: { cookie } })).json.settings.tokenSet).toBe(true);
+    await saveSettings({ url: ntfy.url, topic: "deploys", token: null, enabled: false });
+    expect((await app.request(settingsUrl, { headers: { cookie } })).json.settings.tokenSet).toBe(false);
+    expect((await app.request(settingsUrl, { method: "DELETE", headers: { cookie } })).json).toEqual({
+      deleted: true,
+    });
+    expect((await app.request(settingsUrl, { headers: { cookie } })).json).toEqual({ settings: null });
+  });
+
+  it.each([
+    [{ url: "ntfy.example", topic: "deploys", enabled: true }, /url/],
+    [{ url: "http://ntfy.example", topic: "has space", enabled: true }, /topic/],
+    [{ url: "http://ntfy.example", topic: "x".repeat(65), enabled: true }, /topic/],
+    [{ url: "http://ntfy.example", topic: "docs", enabled: true }, /topic/],
+    [{ url: "http://ntfy.example", topic: "deploys" }, /enabled/],
+    [{ url: "http://ntfy.example", topic: "deploys", enabled: true, token: "a b" }, /token/],
+  ])("refuses %j with 400 and stores nothing", async (body, message) => {
+    const response = await saveSettings(body);
+    expect(response.status).toBe(400);
+    expect(response.json.message).toMatch(message);
+    expect((await app.request(settingsUrl, { headers: { cookie } })).json).toEqual({ settings: null });
+  });
+});
+
+describe("failure alerts", () => {
+  it("publishes one alert for a failed deploy when enabled, naming stack, action, actor and reason", async () => {
+    await saveSettings({ url: ntfy.url, topic: "deploys", token: TOKEN, enabled: true });
+    expect((await deploy("web")).status).toBe(200);
+    expect((await deploy("broken", { "x-api-key": key })).status).toBe(502);
+    await expect.poll(() => ntfy.published.length).toBe(1);
+    const [alert] = ntfy.published;
+    expect(alert!.topic).toBe("deploys");
+    expect(alert!.title).toContain("broken");
+    expect(alert!.title).toContain("redeploy");
+    expect(alert!.message).toContain("API Key: nightly");
+    expect(alert!.message).toContain("port is already allocated");
+    expect(alert!.priority).toBe(4);
+    expect(alert!.tags).toContain("rotating_light");
+    expect(alert!.request.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it("publishes nothing when alerts are disabled", async () => {
+    await saveSettings({ url: ntfy.url, topic: "deploys", enabled: false });
+    expect((await deploy("broken")).status).toBe(502);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(ntfy.published).toEqual([]);
+  });
+
+  it("never delays the deploy's 502 for a slow ntfy, and abandons the alert at 5 s", async () => {
+    await saveSettings({ url: ntfy.url, topic: "deploys", enabled: true });
+    ntfy.setMode("slow", { slowMs: 10_000 });
+    const started = performance.now();
+    expect((await deploy("broken")).status).toBe(502);
+    expect(performance.now() - started).toBeLessThan(1000);
+    const abandoned = () => app.logLines.some((line) => line.includes("failure alert not delivered"));
+    await expect.poll(abandoned, { timeout: 7000, interval: 100 }).toBe(true);
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThan(4500);
+    expect(elapsed).toBeLessThan(6500);
+  });
+});
+
+describe("test alert", () => {
+  it("sends with the saved settings and says what ntfy answered", async () => {
+    await saveSettings({ url: ntfy.url, topic: "deploys", token: TOKEN, enabled: false });
+    const response = await app.request(`${settingsUrl}/test`, { method: "POST", headers: { cookie } });
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({ delivered: true, status: 200 });
+    expect(response.json.message).toMatch(/ntfy accepted the message \(id \w{12}\)/);
+    expect(ntfy.published.at(-1)!.title).toBe("Stackgate test alert");
+  });
+
+  it("sends with the settings in the body, and reports ntfy's refusal", async () => {
+    const response = await app.request(`${settingsUrl}/test`, {
+      method: "POST",
+      headers: { cookie },
+      json: { url: ntfy.url, topic: "other", token: "tk_wrongwrongwrongwrongwrongwrong" },
+    });
+    expect(response.json).toMatchObject({ delivered: false, status: 401 });
+    expect(response.json.message).toMatch(/401/);
+  });
+
+  it("answers 404 when nothing is saved and nothing is given", async () => {
+    await app.request(settingsUrl, { method: "DELETE", headers: { cookie } });
+    expect((await app.request(`${settingsUrl}/test`, { method: "POST", headers: { cookie } })).status).toBe(
+      404,
+    );
+  });
+
+  it("never lets the token into a response or a log line", () => {
+    for (const text of [...app.responseBodies, ...app.logLines]) expect(text).not.toContain(TOKEN);
+  });
+});

@@ -1,0 +1,127 @@
+import { type KomodoSimulator, startKomodoSimulator } from "@stackgate/simulators";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startTestBackend, type TestBackend } from "../testing/harness.ts";
+
+let komodo: KomodoSimulator;
+let app: TestBackend;
+let cookie: string;
+let key: string;
+
+beforeAll(async () => {
+  komodo = await startKomodoSimulator({ stacks: 120 });
+  komodo.addStack({
+    name: "shop",
+    services: [
+      { service: "web", image: "ghcr.io/acme/shop:2.0", updateAvailable: true },
+      { service: "worker", image: "ghcr.io/acme/shop:2.0" },
+      { service: "db", image: "postgres:16-alpine" },
+    ],
+  });
+  komodo.addStack({ name: "sleepy", state: "down" });
+  app = await startTestBackend();
+  cookie = await app.signIn();
+  key = (await app.createApiKey(cookie)).key;
+  await app.connectKomodo(cookie, komodo);
+});
+afterAll(async () => {
+  await app.close();
+  await komodo.close();
+});
+beforeEach(() => komodo.clearCalls());
+
+const list = async () => (await app.request("/api/v0/stacks", { headers: { "x-api-key": key } })).json.stacks;
+
+describe("stack list", () => {
+  it("lists all 122 stacks, every page requested", async () => {
+    const stacks = await list();
+    expect(stacks).toHaveLength(122);
+    expect(new Set(stacks.map((stack: { name: string }) => stack.name)).size).toBe(122);
+  });
+
+  it("shows state, status, services with update markers and the distinct images", async () => {
+    const shop = (await list()).find((stack: { name: string }) => stack.name === "shop");
+    expect(shop).toEqual({
+      id: komodo.inspectStack("shop")!.id,
+      name: "shop",
+      state: "running",
+      status: expect.stringMatching(/running/),
+      info: {
+        services: [
+          { service: "web", image: "ghcr.io/acme/shop:2.0", update_available: true },
+          { service: "worker", image: "ghcr.io/acme/shop:2.0", update_available: false },
+          { service: "db", image: "postgres:16-alpine", update_available: false },
+        ],
+      },
+      images: ["ghcr.io/acme/shop:2.0", "postgres:16-alpine"],
+    });
+  });
+
+  it("is read live on every request, never cached", async () => {
+    await list();
+    komodo.setService("shop", "db", { image: "postgres:17-alpine" });
+    const shop = (await list()).find((stack: { name: string }) => stack.name === "shop");
+    expect(shop.images).toContain("postgres:17-alpine");
+    expect(komodo.calls.filter((call) => call.type === "ListStacks").length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("poll for updates", () => {
+  it("turns Komodo's update check on and off", async () => {
+    const on = await app.request("/api/v0/stacks/shop/poll-for-updates", {
+      method: "PUT",
+      headers: { cookie },
+      json: { enabled: true },
+    });
+    expect(on.status).toBe(200);
+    expect(on.json).toEqual({ stack: "shop", enabled: true });
+    expect(komodo.calls.at(-1)).toMatchObject({
+      type: "UpdateStack",
+      params: { id: "shop", config: { poll_for_updates: true } },
+    });
+  });
+
+  it("refuses a missing or non-boolean flag and a bad name, sending nothing", async () => {
+    for (const [path, json] of [
+      ["/api/v0/stacks/shop/poll-for-updates", {}],
+      ["/api/v0/stacks/shop/poll-for-updates", { enabled: "yes" }],
+      ["/api/v0/stacks/a..b/poll-for-updates", { enabled: true }],
+    ] as const) {
+      const response = await app.request(path, { method: "PUT", headers: { cookie }, json });
+      expect(response.status).toBe(400);
+    }
+    expect(komodo.calls).toEqual([]);
+  });
+});
+
+describe("delete", () => {
+  it("takes a running stack down first, then deletes it", async () => {
+    const response = await app.request("/api/v0/stacks/shop", { method: "DELETE", headers: { cookie } });
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({ deleted: true, stack: "shop" });
+    const writes = komodo.calls.filter((call) => call.api !== "read").map((call) => call.type);
+    expect(writes).toEqual(["DestroyStack", "DeleteStack"]);
+    expect(komodo.inspectStack("shop")).toBeUndefined();
+  });
+
+  it("deletes a stack that is down without taking it down", async () => {
+    await app.request("/api/v0/stacks/sleepy", { method: "DELETE", headers: { cookie } });
+    expect(komodo.calls.filter((call) => call.api !== "read").map((call) => call.type)).toEqual([
+      "DeleteStack",
+    ]);
+  });
+
+  it("answers 502 with Komodo's reason for an unknown stack", async () => {
+    const response = await app.request("/api/v0/stacks/ghost", { method: "DELETE", headers: { cookie } });
+    expect(response.status).toBe(502);
+    expect(response.json.message).toMatch(/Did not find any Stack matching ghost/);
+  });
+
+  it("refuses an API key with 403 before anything reaches Komodo", async () => {
+    const response = await app.request("/api/v0/stacks/web-001", {
+      method: "DELETE",
+      headers: { "x-api-key": key },
+    });
+    expect(response.status).toBe(403);
+    expect(komodo.calls).toEqual([]);
+  });
+});
