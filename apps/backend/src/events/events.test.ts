@@ -105,7 +105,8 @@ describe("live deploy events", () => {
   });
 
   it("passes through the gateway while the stream stays open, for keys and sessions", async () => {
-    for (const headers of [{ "x-api-key": key }, { cookie }]) {
+    const credentials: Array<Record<string, string>> = [{ "x-api-key": key }, { cookie }];
+    for (const headers of credentials) {
       const stream = await openEventStream(`${gatewayUrl}/api/v0/deploy/events`, headers);
       try {
         expect((await stream.next()).type).toBe("subscribed");

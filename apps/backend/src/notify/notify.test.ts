@@ -132,6 +132,28 @@ describe("test alert", () => {
     expect(response.json.message).toMatch(/401/);
   });
 
+  it("sends the saved token only to the saved server", async () => {
+    await saveSettings({ url: ntfy.url, topic: "deploys", token: TOKEN, enabled: false });
+    const elsewhere = await startNtfyReceiver();
+    try {
+      await app.request(`${settingsUrl}/test`, {
+        method: "POST",
+        headers: { cookie },
+        json: { url: elsewhere.url, topic: "deploys" },
+      });
+      expect(elsewhere.requests).toHaveLength(1);
+      expect(elsewhere.requests[0]!.headers.authorization).toBeUndefined();
+      await app.request(`${settingsUrl}/test`, {
+        method: "POST",
+        headers: { cookie },
+        json: { url: ntfy.url, topic: "x" },
+      });
+      expect(ntfy.requests.at(-1)!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it("answers 404 when nothing is saved and nothing is given", async () => {
     await app.request(settingsUrl, { method: "DELETE", headers: { cookie } });
     expect((await app.request(`${settingsUrl}/test`, { method: "POST", headers: { cookie } })).status).toBe(

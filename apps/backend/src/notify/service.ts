@@ -69,12 +69,10 @@ export function createNotifyService({
     async test(override?: NotifySettingsInput) {
       const saved = load();
       if (!override && !saved) return null;
+      // The saved token only ever goes to the saved server, never to a URL given in the body.
+      const savedToken = saved && override?.url === saved.url ? targetOf(saved).token : undefined;
       const target = override
-        ? {
-            url: override.url,
-            topic: override.topic,
-            token: override.token ?? (saved ? targetOf(saved).token : undefined),
-          }
+        ? { url: override.url, topic: override.topic, token: override.token ?? savedToken }
         : targetOf(saved!);
       const result = await publishToNtfy(
         target,
