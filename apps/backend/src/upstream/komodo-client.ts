@@ -33,7 +33,6 @@ type Api = "read" | "write" | "execute";
 const FIRST_POLL_MS = 10;
 const MAX_POLL_MS = 1_000;
 /** Guards `listAllStacks` against a server that keeps inventing pages. */
-const MAX_STACK_PAGES = 1_000;
 
 export type KomodoClient = ReturnType<typeof createKomodoClient>;
 
@@ -163,26 +162,11 @@ export function createKomodoClient(
     },
 
     /**
-     * Every stack. Komodo 2.3 pages `ListStacks` (50 without `limit`) and returns everything for
-     * `limit: 0`, older servers ignore paging and always return everything, and a server might cap
-     * `limit: 0` at its page size. So: ask with `limit: 0`, then ask for the next page with the size
-     * just received; keep paging while pages come back full and bring stacks not yet seen. Against
-     * Komodo 2.3 that costs one extra, empty answer; an old server repeats its list once and stops.
+     * Every stack, in one request: Komodo 2.3 pages `ListStacks` (50 without `limit`) and returns
+     * everything for `limit: 0`; older servers ignore paging and always return everything. A
+     * confirming second page would cost every listing a round trip for a server that does not exist.
      */
-    async listAllStacks(): Promise<Types.StackListItem[]> {
-      const stacks = new Map<string, Types.StackListItem>();
-      const first = await listStacksPage({ limit: 0 });
-      for (const stack of first) stacks.set(stack.id, stack);
-      const limit = first.length;
-      for (let page = 1; limit > 0; page++) {
-        if (page > MAX_STACK_PAGES) throw badResponse("more and more pages of stacks");
-        const items = await listStacksPage({ limit, page });
-        const known = stacks.size;
-        for (const stack of items) if (!stacks.has(stack.id)) stacks.set(stack.id, stack);
-        if (items.length < limit || stacks.size === known) break;
-      }
-      return [...stacks.values()];
-    },
+    listAllStacks: () => listStacksPage({ limit: 0 }),
 
     /** The stack with exactly this name as `ListStacks` shows it (state, services), if there is one. */
     async findStack(name: string): Promise<Types.StackListItem | undefined> {

@@ -1,0 +1,12 @@
+/** `npm run bench`: every benchmark in turn, each in its own process so none disturbs another. */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+
+const benchmarks = ["api.ts", "sweep.ts"];
+let failed = false;
+for (const benchmark of benchmarks) {
+  console.log(`\n=== bench/${benchmark} ===`);
+  const result = spawnSync(process.execPath, [join(import.meta.dirname, benchmark)], { stdio: "inherit" });
+  failed ||= result.status !== 0;
+}
+process.exit(failed ? 1 : 0);
