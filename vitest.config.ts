@@ -6,7 +6,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["apps/backend/src/**/*.test.ts", "apps/gateway/src/**/*.test.ts", "packages/*/src/**/*.test.ts"],
+          include: [
+            "apps/backend/src/**/*.test.ts",
+            "apps/gateway/src/**/*.test.ts",
+            "packages/*/src/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 30_000,
