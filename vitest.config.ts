@@ -11,6 +11,7 @@ export default defineConfig({
             "apps/gateway/src/**/*.test.ts",
             "packages/*/src/**/*.test.ts",
             "scripts/**/*.test.ts",
+            "apps/frontend/src/**/*.test.ts",
           ],
           environment: "node",
           testTimeout: 30_000,

@@ -1,0 +1,126 @@
+/**
+ * Browser side of the end-to-end tests: Debian's Chromium through playwright-core, pages that record
+ * their own errors, sign-in through the API, hydration waits and screenshots.
+ */
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { repoRoot, type Stackgate } from "./harness.ts";
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  mobile: { width: 375, height: 812 },
+} as const;
+
+export type ViewportName = keyof typeof VIEWPORTS;
+export type ThemeName = "light" | "dark";
+
+export interface OpenPageOptions {
+  /** The origin the page talks to: normally `stackgate.baseUrl` (the gateway). */
+  baseUrl: string;
+  viewport?: ViewportName;
+  /** Sets the sg_theme cookie first, as a returning visitor would have it. */
+  theme?: ThemeName;
+  /** Sets the sg_lang cookie first. */
+  lang?: "en" | "es";
+  /** Starts with this instance's admin already signed in (through the API, not the form). */
+  signedInTo?: Stackgate;
+}
+
+export interface TestBrowser {
+  openPage(options: OpenPageOptions): Promise<Page>;
+  /**
+   * Returns and forgets what went wrong in any page so far: uncaught exceptions and console errors
+   * (React hydration mismatches among them). Chromium's "Failed to load resource" lines for
+   * deliberate 401/404/503 answers are left out.
+   */
+  takeErrors(): string[];
+  close(): Promise<void>;
+}
+
+export async function startBrowser(): Promise<TestBrowser> {
+  // Chromium writes caches and settings under XDG directories: keep them out of the home directory.
+  const profileRoot = mkdtempSync(join(tmpdir(), "stackgate-chromium-"));
+  const browser: Browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    // Without these, Chromium tries to reach the internet at every start.
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+    env: { ...process.env, XDG_CONFIG_HOME: profileRoot, XDG_CACHE_HOME: profileRoot },
+  });
+  const contexts: BrowserContext[] = [];
+  const errors: string[] = [];
+
+  return {
+    async openPage({ baseUrl, viewport = "desktop", theme, lang, signedInTo }) {
+      const context = await browser.newContext({
+        viewport: VIEWPORTS[viewport],
+        locale: "en-GB",
+        colorScheme: "light",
+      });
+      contexts.push(context);
+      const cookies = [
+        ...(theme ? [{ name: "sg_theme", value: theme }] : []),
+        ...(lang ? [{ name: "sg_lang", value: lang }] : []),
+        ...(signedInTo ? await sessionCookies(signedInTo) : []),
+      ];
+      if (cookies.length > 0)
+        await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: baseUrl })));
+      const page = await context.newPage();
+      page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
+      page.on("console", (message) => {
+        if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+          errors.push(`${page.url()}: ${message.text()}`);
+        }
+      });
+      return page;
+    },
+    takeErrors: () => errors.splice(0),
+    async close() {
+      await Promise.all(contexts.map((context) => context.close()));
+      await browser.close();
+    },
+  };
+}
+
+/** Signs the admin in through Better Auth and returns the session cookie(s) it sets. */
+export async function sessionCookies(stackgate: Stackgate): Promise<{ name: string; value: string }[]> {
+  const response = await fetch(`${stackgate.baseUrl}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: stackgate.baseUrl },
+    body: JSON.stringify({ email: stackgate.admin.email, password: stackgate.admin.password }),
+  });
+  if (!response.ok) throw new Error(`API sign-in failed: HTTP ${response.status} ${await response.text()}`);
+  return response.headers.getSetCookie().map((header) => {
+    const [pair = ""] = header.split(";");
+    const separator = pair.indexOf("=");
+    return { name: pair.slice(0, separator), value: pair.slice(separator + 1) };
+  });
+}
+
+/** Islands are server-rendered first; their controls work once Astro has hydrated every one of them. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector("astro-island[ssr]"));
+}
+
+/** SCREENSHOT_DIR (relative to the repository root), default test-artifacts/screenshots; created. */
+export function screenshotDir(): string {
+  const dir = resolve(repoRoot, process.env.SCREENSHOT_DIR ?? "test-artifacts/screenshots");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Saves the full page as `<name>-<width>-<theme>.png` in the screenshot folder; returns the path. */
+export async function saveScreenshot(page: Page, name: string, theme: ThemeName): Promise<string> {
+  const width = page.viewportSize()?.width ?? 0;
+  const path = join(screenshotDir(), `${name}-${width}-${theme}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

@@ -1,0 +1,13 @@
+export { Badge, StatusMark, type StatusMarkProps } from "./Badge.tsx";
+export { Button, type ButtonProps, type ButtonSize, type ButtonVariant, buttonClasses } from "./Button.tsx";
+export { Card, type CardProps } from "./Card.tsx";
+export { Code, type CodeProps } from "./Code.tsx";
+export { CopyButton, type CopyButtonProps } from "./CopyButton.tsx";
+export { ConfirmDialog, type ConfirmDialogProps, Dialog, type DialogProps } from "./Dialog.tsx";
+export { EmptyState, type EmptyStateProps } from "./EmptyState.tsx";
+export { ErrorState, type ErrorStateProps } from "./ErrorState.tsx";
+export { IconButton, type IconButtonProps } from "./IconButton.tsx";
+export { Spinner } from "./Spinner.tsx";
+export { Table, TableBody, TableContainer, TableHead, Td, Th, Tr } from "./Table.tsx";
+export { dismissToast, showToast, Toaster, type ToastInput } from "./Toast.tsx";
+export { type Tone, toneClasses } from "./tone.ts";

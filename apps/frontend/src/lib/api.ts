@@ -1,0 +1,19 @@
+import { createORPCClient } from "@orpc/client";
+import { RPCLink } from "@orpc/client/fetch";
+import type { ContractRouterClient } from "@orpc/contract";
+import { createTanstackQueryUtils } from "@orpc/tanstack-query";
+import type { contract } from "@stackgate/contract";
+
+export type ApiClient = ContractRouterClient<typeof contract>;
+
+/**
+ * The typed client for the backend's oRPC router, through the gateway (same origin, so the session
+ * cookie goes along). The URL is resolved per call: this module is also evaluated during server
+ * rendering of islands, where there is no `location` (and no calls are made).
+ */
+const link = new RPCLink({ url: () => `${window.location.origin}/rpc` });
+
+export const api: ApiClient = createORPCClient(link);
+
+/** TanStack Query helpers: `useQuery(orpc.stacks.list.queryOptions())`, `orpc.stacks.key()`, … */
+export const orpc = createTanstackQueryUtils(api);

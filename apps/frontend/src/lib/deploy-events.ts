@@ -1,0 +1,105 @@
+import type { deployEvent, deployRun } from "@stackgate/contract";
+import { useEffect, useState, useSyncExternalStore } from "react";
+import type { z } from "zod";
+import { api } from "./api.ts";
+
+export type DeployEvent = z.infer<typeof deployEvent>;
+export type DeployRun = z.infer<typeof deployRun>;
+type Listener = (event: DeployEvent) => void;
+
+const MIN_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * One live deploy-event subscription per browser tab, shared by every island: it opens with
+ * the first listener, reconnects with backoff when the stream breaks, and keeps the runs in
+ * progress (from `subscribed`, `started` and `finished`) for whoever asks.
+ */
+const listeners = new Set<Listener>();
+const storeListeners = new Set<() => void>();
+let running: DeployRun[] = [];
+let connected = false;
+let controller: AbortController | undefined;
+
+function setState(next: { running?: DeployRun[]; connected?: boolean }) {
+  if (next.running) running = next.running;
+  if (next.connected !== undefined) connected = next.connected;
+  for (const notify of storeListeners) notify();
+}
+
+function apply(event: DeployEvent) {
+  if (event.type === "subscribed") setState({ running: event.running, connected: true });
+  else if (event.type === "started")
+    setState({ running: [...running.filter((run) => run.id !== event.run.id), event.run] });
+  else setState({ running: running.filter((run) => run.id !== event.run.id) });
+  for (const listener of listeners) listener(event);
+}
+
+async function follow(signal: AbortSignal) {
+  let backoff = MIN_BACKOFF_MS;
+  while (!signal.aborted) {
+    try {
+      const stream = await api.deploy.events(undefined, { signal });
+      for await (const event of stream) {
+        backoff = MIN_BACKOFF_MS;
+        apply(event);
+      }
+    } catch {
+      // Expected when the backend restarts or the network drops: wait and try again.
+    }
+    if (signal.aborted) return;
+    setState({ connected: false });
+    await new Promise((resolve) => setTimeout(resolve, backoff));
+    backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+  }
+}
+
+/** Listens to every deploy event; returns the function that stops listening. */
+export function subscribeDeployEvents(listener: Listener): () => void {
+  listeners.add(listener);
+  if (!controller) {
+    controller = new AbortController();
+    void follow(controller.signal);
+  }
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && storeListeners.size === 0) {
+      controller?.abort();
+      controller = undefined;
+      setState({ running: [], connected: false });
+    }
+  };
+}
+
+function subscribeStore(notify: () => void) {
+  storeListeners.add(notify);
+  const stop = subscribeDeployEvents(() => {});
+  return () => {
+    storeListeners.delete(notify);
+    stop();
+  };
+}
+
+const noRuns: DeployRun[] = [];
+
+/** The deploys in progress right now, from anyone (people and pipelines), kept live. */
+export function useRunningDeploys(): { running: DeployRun[]; connected: boolean } {
+  const current = useSyncExternalStore(
+    subscribeStore,
+    () => running,
+    () => noRuns,
+  );
+  const isConnected = useSyncExternalStore(
+    subscribeStore,
+    () => connected,
+    () => false,
+  );
+  return { running: current, connected: isConnected };
+}
+
+/** Calls `onEvent` for every deploy event while the component is mounted. */
+export function useDeployEvents(onEvent: Listener) {
+  const [handler] = useState(() => ({ current: onEvent }));
+  handler.current = onEvent;
+  useEffect(() => subscribeDeployEvents((event) => handler.current(event)), [handler]);
+}
