@@ -22,6 +22,8 @@ import { type Config, resolveAuthSecret } from "./platform/config.ts";
 import type { Logger } from "./platform/logger.ts";
 import { createSecretBox } from "./platform/secret-box.ts";
 import { readVersion } from "./platform/version.ts";
+import { scanProcedures } from "./scans/procedures.ts";
+import { createScanService } from "./scans/service.ts";
 import { stackProcedures } from "./stacks/procedures.ts";
 import { createStackService } from "./stacks/service.ts";
 
@@ -48,6 +50,15 @@ export async function createBackend({
   const history = createHistoryService({ db, clock });
   const events = createDeployEventBus();
   const stacks = createStackService({ connection });
+  const scans = createScanService({
+    db,
+    clock,
+    logger,
+    connection,
+    stacks,
+    trivy: config.trivy,
+    sweep: config.sweep,
+  });
   const deploy = createDeployService({
     connection,
     history,
@@ -55,6 +66,7 @@ export async function createBackend({
     clock,
     logger,
     deployTimeoutMs: config.deployTimeoutMs,
+    onSucceeded: (stack) => void scans.queueStackImages(stack),
     onFailed: (run) => void notify.deployFailed(run),
   });
 
@@ -66,6 +78,7 @@ export async function createBackend({
     stacks: stackProcedures(os, { stacks, clock, deployTimeoutMs: config.deployTimeoutMs }),
     deploy: { run: deployProcedures(os, { deploy }), events: eventProcedures(os, { events }) },
     history: historyProcedures(os, { history }),
+    scans: scanProcedures(os, { scans }),
   });
 
   const app = createHttpApp({
@@ -76,13 +89,21 @@ export async function createBackend({
     openApiDocument: await generateOpenApiDocument(readVersion()),
   });
 
+  scans.startSweeps();
+
   return {
     app,
     auth,
     seeded,
-    services: { connection, notify, history, events, stacks, deploy },
-    async close() {
+    services: { connection, notify, history, events, stacks, deploy, scans },
+    /**
+     * Stops in order: running deploys get `graceMs` to finish and are all recorded and
+     * published, event streams end, running scans are recorded as interrupted, the database closes.
+     */
+    async close({ graceMs = 0 }: { graceMs?: number } = {}) {
+      await deploy.shutdown(graceMs);
       events.close();
+      await scans.close();
       database.close();
     },
   };

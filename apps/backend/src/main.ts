@@ -32,15 +32,26 @@ const server = serve({ fetch: backend.app.fetch, hostname: config.host, port: co
   logger.info({ address: `http://${info.address}:${info.port}` }, "backend listening");
 });
 
+/** How long running deploys get to finish on their own before they are recorded as interrupted. */
+const DEPLOY_GRACE_MS = 7000;
+
 let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, "backend stopping");
-  const forced = setTimeout(() => process.exit(1), 10_000);
-  forced.unref();
-  server.close();
-  await backend.close();
+  setTimeout(() => {
+    logger.error("backend did not stop within 10 s; exiting anyway");
+    process.exit(1);
+  }, 10_000).unref();
+  const httpServer = server as import("node:http").Server;
+  const closed = new Promise((resolve) => httpServer.close(resolve));
+  await backend.close({ graceMs: DEPLOY_GRACE_MS });
+  // The last answers are still being written: close each connection once it falls idle.
+  const reaper = setInterval(() => httpServer.closeIdleConnections(), 50);
+  await closed;
+  clearInterval(reaper);
+  logger.info("backend stopped");
   process.exit(0);
 }
 process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -3,6 +3,7 @@ import { connectionProcedures } from "./connection.ts";
 import { deployProcedures } from "./deploy.ts";
 import { historyProcedures } from "./history.ts";
 import { notifyProcedures } from "./notify.ts";
+import { scanProcedures } from "./scans.ts";
 import { stackProcedures } from "./stacks.ts";
 
 export * from "./apikeys.ts";
@@ -11,6 +12,7 @@ export * from "./connection.ts";
 export * from "./deploy.ts";
 export * from "./history.ts";
 export * from "./notify.ts";
+export * from "./scans.ts";
 export * from "./stacks.ts";
 
 /** The whole API, defined once: the backend implements it, the dashboard calls it, /doc describes it. */
@@ -21,6 +23,7 @@ export const contract = {
   stacks: stackProcedures,
   deploy: deployProcedures,
   history: historyProcedures,
+  scans: scanProcedures,
 };
 
 export type Contract = typeof contract;

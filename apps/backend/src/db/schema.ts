@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Vulnerability as ScannedVulnerability } from "../scans/trivy-report.ts";
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`);
@@ -119,7 +120,10 @@ export const deployHistory = sqliteTable(
   (table) => [index("deploy_history_created_at_idx").on(table.createdAt)],
 );
 
-/** The latest scan result per image. */
+/**
+ * The latest scan result per image. A failed rescan keeps the counts, vulnerabilities and
+ * scannedAt of the last successful scan; errorKind and error describe the last failure.
+ */
 export const imageScan = sqliteTable("image_scan", {
   image: text("image").primaryKey(),
   status: text("status", { enum: ["queued", "scanning", "done", "failed", "interrupted"] }).notNull(),
@@ -129,10 +133,13 @@ export const imageScan = sqliteTable("image_scan", {
   low: integer("low").notNull().default(0),
   unknown: integer("unknown").notNull().default(0),
   fixable: integer("fixable").notNull().default(0),
-  vulnerabilities: text("vulnerabilities", { mode: "json" }).notNull().default(sql`'[]'`),
+  vulnerabilities: text("vulnerabilities", { mode: "json" })
+    .$type<ScannedVulnerability[]>()
+    .notNull()
+    .default(sql`'[]'`),
   requestedAt: integer("requested_at", { mode: "timestamp_ms" }),
   attemptedAt: integer("attempted_at", { mode: "timestamp_ms" }),
   scannedAt: integer("scanned_at", { mode: "timestamp_ms" }),
-  errorKind: text("error_kind"),
+  errorKind: text("error_kind", { enum: ["unauthorized", "not-found", "unavailable", "timeout", "other"] }),
   error: text("error"),
 });

@@ -23,10 +23,18 @@ type ExecuteStep = "PullStack" | "DestroyStack" | "DeployStack";
 export const successMessage = (action: DeployAction, stack: string) =>
   `Acción '${action}' completada para '${stack}'`;
 
+/** The reason in-flight deploys are abandoned with when the backend stops. */
+class Shutdown extends Error {}
+
+interface Bounds {
+  deadline: number;
+  signal: AbortSignal;
+}
+
 /** Runs one execute call and follows its Update to completion; a failed Update is a failure. */
-async function step(client: KomodoClient, type: ExecuteStep, stack: string, deadline: number) {
+async function step(client: KomodoClient, type: ExecuteStep, stack: string, { deadline, signal }: Bounds) {
   try {
-    await client.executeAndWait(type, { stack }, { deadline });
+    await client.executeAndWait(type, { stack }, { deadline, signal });
   } catch (error) {
     if (error instanceof UpstreamError && error.kind === "failed-update") {
       throw new DeployFailure(502, `${type} failed: ${error.message}`);
@@ -35,21 +43,22 @@ async function step(client: KomodoClient, type: ExecuteStep, stack: string, dead
   }
 }
 
-async function redeploy(client: KomodoClient, stack: string, deadline: number) {
+async function redeploy(client: KomodoClient, stack: string, bounds: Bounds) {
   const current = await client.findStack(stack);
-  if (current?.info.state !== "down") await step(client, "DestroyStack", stack, deadline);
-  await step(client, "DeployStack", stack, deadline);
+  if (current?.info.state !== "down") await step(client, "DestroyStack", stack, bounds);
+  await step(client, "DeployStack", stack, bounds);
 }
 
-const plans: Record<DeployAction, (client: KomodoClient, stack: string, deadline: number) => Promise<void>> =
-  {
-    pull: (client, stack, deadline) => step(client, "PullStack", stack, deadline),
-    redeploy,
-    "pull-redeploy": async (client, stack, deadline) => {
-      await step(client, "PullStack", stack, deadline);
-      await redeploy(client, stack, deadline);
-    },
-  };
+type Plan = (client: KomodoClient, stack: string, bounds: Bounds) => Promise<void>;
+
+const plans: Record<DeployAction, Plan> = {
+  pull: (client, stack, bounds) => step(client, "PullStack", stack, bounds),
+  redeploy,
+  "pull-redeploy": async (client, stack, bounds) => {
+    await step(client, "PullStack", stack, bounds);
+    await redeploy(client, stack, bounds);
+  },
+};
 
 export function createDeployService({
   connection,
@@ -85,11 +94,22 @@ export function createDeployService({
     return current;
   };
 
+  let stopping = false;
+  const shutdown = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
+  const interrupted = (action: DeployAction, stack: string) =>
+    new DeployFailure(
+      503,
+      `Stackgate stopped before Komodo finished '${action}' of '${stack}'; check the stack in Komodo`,
+    );
+
   async function attempt(action: DeployAction, stack: string, deadline: number) {
+    if (shutdown.signal.aborted) throw interrupted(action, stack);
     try {
-      await plans[action](connection.requireClient(), stack, deadline);
+      await plans[action](connection.requireClient(), stack, { deadline, signal: shutdown.signal });
     } catch (error) {
       if (error instanceof DeployFailure) throw error;
+      if (error instanceof Shutdown) throw interrupted(action, stack);
       if (error instanceof NoConnectionError) throw new DeployFailure(503, error.message);
       // The client's per-call limit and the deploy's deadline both end as "timeout"; only the latter is a 504.
       if (error instanceof UpstreamError && error.kind === "timeout" && Date.now() >= deadline) {
@@ -105,52 +125,82 @@ export function createDeployService({
 
   return {
     /** Runs the action to its real outcome; the history row is written before this returns. */
-    async run({ stack, action, caller }: { stack: string; action: DeployAction; caller: Caller }) {
-      const run: DeployRun = {
-        id: randomUUID(),
-        stack,
-        action,
-        via: caller.via,
-        actorName: caller.actorName,
-        startedAt: new Date(clock.now()),
-      };
-      events.started(run);
-      // A real-time bound, whatever clock the history uses.
-      const deadline = Date.now() + deployTimeoutMs;
-      let failure: DeployFailure | undefined;
-      try {
-        await inLane(stack, () => attempt(action, stack, deadline));
-      } catch (error) {
-        if (!(error instanceof DeployFailure)) logger.error({ err: error, stack, action }, "deploy crashed");
-        failure =
-          error instanceof DeployFailure
-            ? error
-            : new DeployFailure(502, "Unexpected error; see the server log");
-      }
-      const message = failure ? failure.message : successMessage(action, stack);
-      const finishedAt = new Date(clock.now());
-      history.record({
-        id: run.id,
-        createdAt: finishedAt,
-        startedAt: run.startedAt,
-        actor: caller.actorName,
-        via: caller.via,
-        userId: caller.userId,
-        stack,
-        action,
-        success: !failure,
-        message,
-      });
-      const finished = { ...run, success: !failure, message, finishedAt };
-      events.finished(finished);
-      if (failure) {
-        onFailed(finished);
-        throw failure;
-      }
-      onSucceeded(stack);
-      return { success: true as const, message, stack, action };
+    run(request: { stack: string; action: DeployAction; caller: Caller }) {
+      const running = runToEnd(request);
+      inFlight.add(running);
+      const forget = () => inFlight.delete(running);
+      running.then(forget, forget);
+      return running;
+    },
+
+    /**
+     * Stops taking deploys and gives those in flight `graceMs` to end on their own; the rest
+     * are abandoned, and each is still recorded, published and answered.
+     */
+    async shutdown(graceMs: number) {
+      stopping = true;
+      const settled = Promise.allSettled([...inFlight]);
+      const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
+      await Promise.race([settled, grace]);
+      shutdown.abort(new Shutdown());
+      await Promise.allSettled([...inFlight]);
     },
   };
+
+  async function runToEnd({
+    stack,
+    action,
+    caller,
+  }: {
+    stack: string;
+    action: DeployAction;
+    caller: Caller;
+  }) {
+    const run: DeployRun = {
+      id: randomUUID(),
+      stack,
+      action,
+      via: caller.via,
+      actorName: caller.actorName,
+      startedAt: new Date(clock.now()),
+    };
+    events.started(run);
+    // A real-time bound, whatever clock the history uses.
+    const deadline = Date.now() + deployTimeoutMs;
+    let failure: DeployFailure | undefined;
+    try {
+      if (stopping) throw interrupted(action, stack);
+      await inLane(stack, () => attempt(action, stack, deadline));
+    } catch (error) {
+      if (!(error instanceof DeployFailure)) logger.error({ err: error, stack, action }, "deploy crashed");
+      failure =
+        error instanceof DeployFailure
+          ? error
+          : new DeployFailure(502, "Unexpected error; see the server log");
+    }
+    const message = failure ? failure.message : successMessage(action, stack);
+    const finishedAt = new Date(clock.now());
+    history.record({
+      id: run.id,
+      createdAt: finishedAt,
+      startedAt: run.startedAt,
+      actor: caller.actorName,
+      via: caller.via,
+      userId: caller.userId,
+      stack,
+      action,
+      success: !failure,
+      message,
+    });
+    const finished = { ...run, success: !failure, message, finishedAt };
+    events.finished(finished);
+    if (failure) {
+      onFailed(finished);
+      throw failure;
+    }
+    onSucceeded(stack);
+    return { success: true as const, message, stack, action };
+  }
 }
 
 export type DeployService = ReturnType<typeof createDeployService>;

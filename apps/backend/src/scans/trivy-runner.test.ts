@@ -183,6 +183,30 @@ describe("runTrivyScan against the stand-in trivy", () => {
     expect(() => process.kill(run.pid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
   });
 
+  it("stops a scan when its signal aborts, and starts none when it already has", async () => {
+    const controller = new AbortController();
+    const pending = scan("slow-app:1", {
+      signal: controller.signal,
+      extraEnv: { STANDIN_TRIVY_SLOW_MS: "10000" },
+    });
+    await expect.poll(() => readStandInTrivyRuns(runLog)).toHaveLength(1);
+    const started = performance.now();
+    controller.abort();
+
+    expect(await pending).toEqual({
+      ok: false,
+      errorKind: "other",
+      error: "the scan was stopped before it finished",
+    });
+    expect(performance.now() - started).toBeLessThan(2500);
+    const [run] = readStandInTrivyRuns(runLog);
+    expect(run.outcome).toBe("terminated");
+    expect(() => process.kill(run.pid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
+
+    expect(await scan("nginx:1.27", { signal: controller.signal })).toMatchObject({ ok: false });
+    expect(readStandInTrivyRuns(runLog)).toHaveLength(1);
+  });
+
   it("waits for a slow scan that stays within the limit", async () => {
     const result = await scan("slow-app:1", { timeoutMs: 5000, extraEnv: { STANDIN_TRIVY_SLOW_MS: "300" } });
     expect(result.ok).toBe(true);

@@ -11,7 +11,7 @@
 
 import { type ExecFileException, execFile } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
-import { parseImageReference } from "./image-reference.ts";
+import { parseImageReference } from "@stackgate/contract/image-reference.ts";
 import { parseTrivyReport, TrivyReportError, type TrivyReportSummary } from "./trivy-report.ts";
 
 export type TrivyErrorKind = "unauthorized" | "not-found" | "unavailable" | "timeout" | "other";
@@ -34,6 +34,8 @@ export interface TrivyScanOptions {
    * ahead of time: on a first run Trivy refuses the flag as soon as it meets a JAR.
    */
   skipJavaDbUpdate?: boolean;
+  /** Stops the scan (SIGTERM, then SIGKILL after a grace period), e.g. when the backend shuts down. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -66,6 +68,7 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 const KILL_GRACE_MS = 2000;
 const MAX_ERROR_LENGTH = 500;
 const TRIVY_NOT_FOUND = "Trivy not found — install it or set TRIVY_BIN";
+const STOPPED = "the scan was stopped before it finished";
 
 export async function runTrivyScan(image: string, options: TrivyScanOptions): Promise<TrivyScanResult> {
   const reference = parseImageReference(image);
@@ -74,14 +77,17 @@ export async function runTrivyScan(image: string, options: TrivyScanOptions): Pr
     return failure("unavailable", "the Trivy server URL must start with http:// or https://");
   }
   if (!(options.timeoutMs > 0)) return failure("other", "the scan time limit must be a positive number");
+  if (options.signal?.aborted) return failure("other", STOPPED);
 
   const run = await runProcess(
     options.bin,
     trivyArguments(image, options),
     trivyEnvironment(options.env ?? process.env),
     options.timeoutMs,
+    options.signal,
   );
 
+  if (run.stopped) return failure("other", STOPPED);
   if (run.timedOut) {
     return failure("timeout", `Trivy did not finish within ${formatSeconds(options.timeoutMs)}`);
   }
@@ -130,26 +136,37 @@ function trivyEnvironment(source: Readonly<Record<string, string | undefined>>):
 
 interface ProcessRun {
   timedOut: boolean;
+  stopped: boolean;
   error: ExecFileException | null;
   stdout: string;
   stderr: string;
 }
 
-/** Resolves only once the process is gone, also after a time-out. */
+/** Resolves only once the process is gone, also after a time-out or a stop. */
 function runProcess(
   bin: string,
   args: string[],
   env: Record<string, string>,
   timeoutMs: number,
+  signal: AbortSignal | undefined,
 ): Promise<ProcessRun> {
   return new Promise((resolve) => {
     let timedOut = false;
+    let stopped = false;
     let forceKill: NodeJS.Timeout | undefined;
-    const deadline = setTimeout(() => {
-      timedOut = true;
+    const terminate = () => {
+      if (forceKill) return;
       child.kill("SIGTERM");
       forceKill = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+    };
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      terminate();
     }, timeoutMs);
+    const stop = () => {
+      stopped = true;
+      terminate();
+    };
     const child = execFile(
       bin,
       args,
@@ -157,9 +174,11 @@ function runProcess(
       (error, stdout, stderr) => {
         clearTimeout(deadline);
         clearTimeout(forceKill);
-        resolve({ timedOut, error, stdout, stderr });
+        signal?.removeEventListener("abort", stop);
+        resolve({ timedOut, stopped, error, stdout, stderr });
       },
     );
+    signal?.addEventListener("abort", stop, { once: true });
     child.stdin?.end();
   });
 }

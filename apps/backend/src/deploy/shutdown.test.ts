@@ -1,0 +1,158 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type KomodoSimulator, startKomodoSimulator } from "@stackgate/simulators";
+import Sqlite from "better-sqlite3";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { openEventStream } from "../testing/event-stream.ts";
+
+const PASSWORD = "shutdown-password-1";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let komodo: KomodoSimulator;
+let backend: ChildProcess;
+let url: string;
+let dataDir: string;
+
+beforeAll(async () => {
+  komodo = await startKomodoSimulator({ stacks: 40, faults: { updateDelayMs: 800 } });
+  komodo.addStack({ name: "glacial", faults: { updateDelayMs: 60_000 } });
+  dataDir = mkdtempSync(join(tmpdir(), "stackgate-shutdown-"));
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  backend = spawn(process.execPath, [join(import.meta.dirname, "../main.ts")], {
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      BACKEND_PORT: String(port),
+      DATA_DIR: dataDir,
+      APP_URL: url,
+      BETTER_AUTH_SECRET: "shutdown-test-secret-long-enough-1234567890",
+      SEED_ADMIN_PASSWORD: PASSWORD,
+      LOG_LEVEL: "warn",
+      SCANNER_SWEEP_DELAY_SECONDS: "3600",
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fetch(`${url}/doc`);
+      break;
+    } catch {
+      if (attempt > 150) throw new Error("backend did not start");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+});
+afterAll(async () => {
+  backend.kill("SIGKILL");
+  await komodo.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+it("on SIGTERM finishes running deploys, records every acknowledged one, ends streams and exits within 10 s", async () => {
+  const signIn = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify({ email: "admin@stackgate.local", password: PASSWORD }),
+  });
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+  const post = (path: string, body: unknown, headers: Record<string, string>) =>
+    fetch(url + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: url, ...headers },
+      body: JSON.stringify(body),
+    });
+  await post(
+    "/api/v0/deploy/credentials",
+    { name: "k", url: komodo.url, key: komodo.key, secret: komodo.secret },
+    { cookie },
+  );
+  const { key } = (await (await post("/api/v0/apikeys", { name: "burst" }, { cookie })).json()) as {
+    key: string;
+  };
+  const stream = await openEventStream(`${url}/api/v0/deploy/events`, { "x-api-key": key });
+  await stream.next();
+
+  const names = (
+    (await (await fetch(`${url}/api/v0/stacks`, { headers: { "x-api-key": key } })).json()) as {
+      stacks: { name: string }[];
+    }
+  ).stacks.map((stack) => stack.name);
+  expect(names).toHaveLength(41);
+
+  const deploy = (stack: string) =>
+    post("/api/v0/deploy", { stack, action: "pull" }, { "x-api-key": key }).then(
+      async (response) => ({
+        stack,
+        status: response.status,
+        body: (await response.json()) as { message: string },
+      }),
+      () => ({ stack, status: 0, body: { message: "connection refused or reset: never acknowledged" } }),
+    );
+  const outcomes = names.map(deploy);
+  const started = new Set<string>();
+  while (started.size < names.length) {
+    const event = await stream.next();
+    if (event.type === "started") started.add(event.run.stack);
+  }
+
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    backend.once("exit", (code) => resolve({ code, at: performance.now() })),
+  );
+  const signalledAt = performance.now();
+  backend.kill("SIGTERM");
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const late = await Promise.all(["late-1", "late-2", "late-3"].map(deploy));
+
+  const results = await Promise.all(outcomes);
+  const { code, at } = await exited;
+  expect(code).toBe(0);
+  expect(at - signalledAt).toBeLessThan(10_000);
+
+  // Every deploy that had started is answered: finished in the grace period, or abandoned after it.
+  expect(results.filter((result) => result.stack !== "glacial").map((result) => result.status)).toEqual(
+    Array(names.length - 1).fill(200),
+  );
+  const glacial = results.find((result) => result.stack === "glacial")!;
+  expect(glacial.status).toBe(503);
+  expect(glacial.body.message).toMatch(/stopped before Komodo finished/);
+  // Requests arriving during shutdown are refused at the door or answered 503; never silently dropped.
+  for (const result of late) expect([0, 503]).toContain(result.status);
+
+  const acknowledged = [...results, ...late].filter((result) => result.status > 0);
+  const database = new Sqlite(join(dataDir, "db.sqlite"), { readonly: true });
+  const rows = database.prepare("select stack, success, message from deploy_history").all() as {
+    stack: string;
+    success: number;
+    message: string;
+  }[];
+  database.close();
+  for (const result of acknowledged) {
+    const row = rows.find((candidate) => candidate.stack === result.stack);
+    expect(row, result.stack).toBeDefined();
+    expect(Boolean(row!.success)).toBe(result.status === 200);
+    expect(row!.message).toBe(result.body.message);
+  }
+
+  const seen: string[] = [];
+  await expect(
+    (async () => {
+      for (;;) seen.push((await stream.next(2000)).type);
+    })(),
+  ).rejects.toThrow(/ended/);
+  expect(seen.filter((type) => type === "finished").length).toBeGreaterThanOrEqual(names.length);
+}, 30_000);

@@ -1,0 +1,172 @@
+import { type ConnectionService, NoConnectionError } from "../connection/service.ts";
+import type { Database } from "../db/database.ts";
+import type { Clock } from "../platform/clock.ts";
+import type { Config } from "../platform/config.ts";
+import type { Logger } from "../platform/logger.ts";
+import { type StackService, toStack } from "../stacks/service.ts";
+import { UpstreamError } from "../upstream/komodo-client.ts";
+import { createScanQueue } from "./queue.ts";
+import { presentScan, presentScanDetail, worstFirst } from "./records.ts";
+import { createScanStore } from "./store.ts";
+import {
+  deployedAfterRequest,
+  lastDeploysSince,
+  needsFirstScan,
+  planSweep,
+  scheduleSweeps,
+  stacksByImage,
+} from "./sweep.ts";
+import { runTrivyScan } from "./trivy-runner.ts";
+
+/** Answered 400: images no stack uses may not be scanned on request. */
+export class ImagesNotInUseError extends Error {
+  readonly images: string[];
+  constructor(images: string[]) {
+    super(`No stack uses ${images.join(", ")}; nothing was queued`);
+    this.images = images;
+  }
+}
+
+/** Answered 404. */
+export class UnknownImageError extends Error {
+  constructor(image: string) {
+    super(`No stack uses ${image} and no scan of it is stored`);
+  }
+}
+
+export function createScanService({
+  db,
+  clock,
+  logger,
+  connection,
+  stacks,
+  trivy,
+  sweep,
+}: {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  connection: ConnectionService;
+  stacks: StackService;
+  trivy: Config["trivy"];
+  sweep: Config["sweep"];
+}) {
+  const store = createScanStore(db);
+  const interrupted = store.interruptUnfinished();
+  if (interrupted > 0)
+    logger.info({ interrupted }, "image scans cut off by the last stop will be queued again");
+
+  const queue = createScanQueue({
+    store,
+    clock,
+    logger,
+    scan: (image, signal) =>
+      runTrivyScan(image, {
+        bin: trivy.bin,
+        serverUrl: trivy.serverUrl,
+        timeoutMs: trivy.scanTimeoutMs,
+        signal,
+      }),
+  });
+
+  /** Image → names of the stacks using it, live from Komodo. */
+  const imagesInUse = async () => stacksByImage(await stacks.list());
+
+  const queueFirstScans = (images: Iterable<string>) => {
+    const records = store.summaries();
+    queue.enqueue([...images].filter((image) => needsFirstScan(records.get(image))));
+  };
+
+  async function sweepOnce(signal: AbortSignal) {
+    try {
+      const listed = await stacks.list();
+      if (signal.aborted) return;
+      const plan = planSweep({
+        images: stacksByImage(listed).keys(),
+        records: store.summaries(),
+        now: clock.now(),
+        rescanIntervalMs: sweep.rescanIntervalMs,
+      });
+      const deploys =
+        plan.deploysSince === null
+          ? new Map<string, number>()
+          : await lastDeploysSince(connection.requireClient(), plan.deploysSince, logger);
+      if (signal.aborted) return;
+      // Read again: a request during the upstream calls may have queued some of these images.
+      const deployed = deployedAfterRequest(listed, store.summaries(), deploys);
+      const { queued } = queue.enqueue([...plan.due, ...deployed]);
+      logger.info(
+        { stacks: listed.length, due: plan.due.length, deployed: deployed.length, queued: queued.length },
+        "background sweep done",
+      );
+    } catch (error) {
+      if (error instanceof NoConnectionError) logger.debug("background sweep skipped: no Komodo connection");
+      else if (error instanceof UpstreamError) logger.warn(`background sweep skipped: ${error.message}`);
+      else throw error;
+    }
+  }
+
+  const sweeps = scheduleSweeps({
+    delayMs: sweep.delayMs,
+    intervalMs: sweep.intervalMs,
+    sweep: sweepOnce,
+    logger,
+  });
+
+  return {
+    /** Every image a stack uses, worst first; queues those never scanned or interrupted. */
+    async listImages() {
+      const usage = await imagesInUse();
+      queueFirstScans(usage.keys());
+      const records = store.summaries();
+      return [...usage]
+        .map(([image, names]) => presentScan(image, names, records.get(image)))
+        .sort(worstFirst);
+    },
+
+    /** One image's record with its vulnerabilities; queued as by a listing when a stack uses it. */
+    async imageDetail(image: string) {
+      const usage = await imagesInUse();
+      const names = usage.get(image);
+      if (names) queueFirstScans([image]);
+      const record = store.record(image);
+      if (!record && !names) throw new UnknownImageError(image);
+      return presentScanDetail(image, names ?? [], record);
+    },
+
+    /** Queues the given images (all images in use when none are given); refuses any no stack uses. */
+    async requestScans(images?: readonly string[]) {
+      const usage = await imagesInUse();
+      const unused = [...new Set(images)].filter((image) => !usage.has(image));
+      if (unused.length > 0) throw new ImagesNotInUseError(unused);
+      return queue.enqueue(images ?? usage.keys());
+    },
+
+    /** After a successful deploy; never throws, as the deploy has already been answered. */
+    async queueStackImages(stackName: string) {
+      try {
+        const item = await connection.requireClient().findStack(stackName);
+        if (item) queue.enqueue(toStack(item).images);
+      } catch (error) {
+        logger.warn(
+          { err: error, stack: stackName },
+          "the deployed stack's images could not be queued for scanning",
+        );
+      }
+    },
+
+    startSweeps: sweeps.start,
+    /** One sweep round now (joins a round in progress). */
+    sweepNow: sweeps.runNow,
+    /** Resolves once no scan is waiting or running. */
+    idle: () => queue.idle(),
+
+    /** Stops the sweeps and the queue; waiting and running scans are stored as interrupted. */
+    async close() {
+      sweeps.stop();
+      await queue.stop();
+    },
+  };
+}
+
+export type ScanService = ReturnType<typeof createScanService>;
