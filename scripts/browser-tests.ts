@@ -10,7 +10,7 @@ if (!existsSync(chromium)) {
   console.warn(
     [
       line,
-      "!! BROWSER TESTS SKIPPED: no Chromium at " + chromium,
+      `!! BROWSER TESTS SKIPPED: no Chromium at ${chromium}`,
       "!! Install it (apt-get install -y chromium) or set CHROME_PATH. CI always has one.",
       line,
     ].join("\n"),
@@ -24,7 +24,7 @@ await runStep("Building the dashboard for the browser tests…", process.execPat
   "--root",
   join(root, "apps/frontend"),
 ]);
-await runStep("Running the browser tests in " + chromium, process.execPath, [
+await runStep(`Running the browser tests in ${chromium}`, process.execPath, [
   join(root, "node_modules/vitest/vitest.mjs"),
   "run",
   "--project",

@@ -36,7 +36,7 @@ describe.runIf(available)("compose.yml", () => {
     expect(stderr).toMatch(/APP_URL|BETTER_AUTH_SECRET|SEED_ADMIN/);
   });
 
-  it("publishes only the gateway, on ${PORT:-80}:80", () => {
+  it("publishes only the gateway, on PORT (default 80) to 80", () => {
     const config = parse(composeConfig(required).stdout);
     const published = Object.entries(config.services as Record<string, { ports?: unknown[] }>)
       .filter(([, service]) => service.ports?.length)

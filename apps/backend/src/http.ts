@@ -1,11 +1,10 @@
 import { OpenAPIHandler } from "@orpc/openapi/fetch";
-import { ORPCError, onError, type Router, ValidationError } from "@orpc/server";
+import { type AnyRouter, ORPCError, onError, ValidationError } from "@orpc/server";
 import { RPCHandler } from "@orpc/server/fetch";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Auth } from "./auth/better-auth.ts";
 import { crossOriginGuard } from "./auth/origin-guard.ts";
-import type { RequestContext } from "./auth/procedures.ts";
 import { loadScalarBundle, referencePage } from "./openapi.ts";
 import type { Logger } from "./platform/logger.ts";
 
@@ -54,7 +53,7 @@ export function createHttpApp({
   openApiDocument,
 }: {
   auth: Auth;
-  router: Router<any, RequestContext>;
+  router: AnyRouter;
   appUrl: string;
   logger: Logger;
   openApiDocument: unknown;

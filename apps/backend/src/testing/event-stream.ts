@@ -4,10 +4,12 @@ export async function openEventStream(url: string, headers: Record<string, strin
   const response = await fetch(url, { headers, signal: controller.signal });
   if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  // biome-ignore lint/suspicious/noExplicitAny: events are asserted on by the tests, whatever their shape
   const ready: any[] = [];
   const rawChunks: string[] = [];
   let buffer = "";
 
+  // biome-ignore lint/suspicious/noExplicitAny: as above
   async function next(timeoutMs = 5000): Promise<any> {
     const deadline = Date.now() + timeoutMs;
     while (ready.length === 0) {

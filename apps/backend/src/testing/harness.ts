@@ -55,6 +55,7 @@ export async function startTestBackend({ env = {}, clock = systemClock, dataDir 
     const response = await fetch(url + path, { ...init, headers, body });
     const text = await response.text();
     responseBodies.push(text);
+    // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back and assert on it
     let json: any;
     try {
       json = text ? JSON.parse(text) : undefined;
