@@ -4,6 +4,7 @@
  *  (b) 200 concurrent API-key deploys of distinct stacks, each followed to its real outcome.
  */
 import { join } from "node:path";
+import { standInTrivyPath } from "@stackgate/simulators";
 import Sqlite from "better-sqlite3";
 import { freePort, machine, ms, startProcess, summarize, temporaryDirectory } from "./lib.ts";
 
@@ -45,6 +46,10 @@ await startProcess(
     SEED_ADMIN_PASSWORD: PASSWORD,
     LOG_LEVEL: "warn",
     NODE_ENV: "test",
+    // Every successful deploy queues scans, as in production; they take a realistic while.
+    TRIVY_BIN: standInTrivyPath,
+    STANDIN_TRIVY_SCAN_MS: "3000",
+    SCANNER_SWEEP_DELAY_SECONDS: "3600",
   },
   `http://127.0.0.1:${backendPort}/doc`,
 );

@@ -24,7 +24,7 @@ Object.assign(process.env, {
   SEED_ADMIN_PASSWORD: admin.password,
   SEED_ADMIN_NAME: "Demo Admin",
   TRIVY_BIN: standInTrivyPath,
-  STANDIN_TRIVY_SLOW_MS: "4000",
+  STANDIN_TRIVY_SCAN_MS: "2500",
   SCANNER_SWEEP_DELAY_SECONDS: "5",
   SCANNER_SWEEP_INTERVAL_SECONDS: "60",
 });

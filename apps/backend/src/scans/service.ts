@@ -34,6 +34,9 @@ export class UnknownImageError extends Error {
   }
 }
 
+/** How long finished deploys are gathered before their stacks are looked up together. */
+const DEPLOY_LOOKUP_GATHER_MS = 50;
+
 export function createScanService({
   db,
   clock,
@@ -113,6 +116,24 @@ export function createScanService({
     logger,
   });
 
+  const deployedStacks = new Set<string>();
+  let pendingLookup: Promise<void> | undefined;
+  async function lookUpDeployedStacks() {
+    await new Promise((resolve) => setTimeout(resolve, DEPLOY_LOOKUP_GATHER_MS));
+    const names = [...deployedStacks];
+    deployedStacks.clear();
+    pendingLookup = undefined;
+    try {
+      const items = await connection.requireClient().findStacks(names);
+      queue.enqueue(items.flatMap((item) => toStack(item).images));
+    } catch (error) {
+      logger.warn(
+        { err: error, stacks: names },
+        "the deployed stacks' images could not be queued for scanning",
+      );
+    }
+  }
+
   return {
     /** Every image a stack uses, worst first; queues those never scanned or interrupted. */
     async listImages() {
@@ -142,17 +163,14 @@ export function createScanService({
       return queue.enqueue(images ?? usage.keys());
     },
 
-    /** After a successful deploy; never throws, as the deploy has already been answered. */
-    async queueStackImages(stackName: string) {
-      try {
-        const item = await connection.requireClient().findStack(stackName);
-        if (item) queue.enqueue(toStack(item).images);
-      } catch (error) {
-        logger.warn(
-          { err: error, stack: stackName },
-          "the deployed stack's images could not be queued for scanning",
-        );
-      }
+    /**
+     * After a successful deploy; never throws, as the deploy has already been answered.
+     * Deploys that finish together share one stack lookup instead of one each.
+     */
+    queueStackImages(stackName: string): Promise<void> {
+      deployedStacks.add(stackName);
+      pendingLookup ??= lookUpDeployedStacks();
+      return pendingLookup;
     },
 
     startSweeps: sweeps.start,

@@ -367,3 +367,14 @@ describe("Komodo client: secrets", () => {
     }
   });
 });
+
+describe("Komodo client: looking stacks up by name", () => {
+  it("finds several stacks in one request", async () => {
+    const sim = await start({ stacks: 30 });
+    const names = (await clientFor(sim).listAllStacks()).slice(3, 6).map((stack) => stack.name);
+    sim.clearCalls();
+    const found = await clientFor(sim).findStacks([...names, "no-such-stack"]);
+    expect(found.map((stack) => stack.name).sort()).toEqual([...names].sort());
+    expect(sim.calls).toHaveLength(1);
+  });
+});

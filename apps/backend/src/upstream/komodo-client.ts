@@ -168,6 +168,9 @@ export function createKomodoClient(
      */
     listAllStacks: () => listStacksPage({ limit: 0 }),
 
+    /** The stacks with exactly these names, as `ListStacks` shows them, in one request. */
+    findStacks: (names: string[]) => listStacksPage({ query: { names }, limit: 0 }),
+
     /** The stack with exactly this name as `ListStacks` shows it (state, services), if there is one. */
     async findStack(name: string): Promise<Types.StackListItem | undefined> {
       const items = await listStacksPage({ query: { names: [name] }, limit: 0 });

@@ -8,6 +8,7 @@
 // set); `missing` → MANIFEST_UNKNOWN; `crash` → garbage on stdout and exit 2;
 // `slow` → waits STANDIN_TRIVY_SLOW_MS (default 1500) first, or fails with Trivy's
 // "context deadline exceeded" when its --timeout is shorter.
+// STANDIN_TRIVY_SCAN_MS=N → every other image takes N ms, as a real scan takes its time (default 0).
 // STANDIN_TRIVY_UNAVAILABLE=1 → the "connection refused" failure of an unreachable server.
 // STANDIN_TRIVY_LOG=FILE → one JSON line at the start and one at the end of each run.
 
@@ -83,6 +84,8 @@ async function main() {
     return fail("usage-error", `invalid argument "${flags.timeout}" for "--timeout" flag`);
   }
 
+  const scanMs = Number(process.env.STANDIN_TRIVY_SCAN_MS ?? 0);
+  if (!image.includes("slow") && scanMs > 0) await sleep(Math.min(scanMs, timeoutMs));
   if (image.includes("slow")) {
     const slowMs = Number(process.env.STANDIN_TRIVY_SLOW_MS ?? 1500);
     if (slowMs > timeoutMs) {
