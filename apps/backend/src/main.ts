@@ -32,9 +32,6 @@ const server = serve({ fetch: backend.app.fetch, hostname: config.host, port: co
   logger.info({ address: `http://${info.address}:${info.port}` }, "backend listening");
 });
 
-/** How long running deploys get to finish on their own before they are recorded as interrupted. */
-const DEPLOY_GRACE_MS = 7000;
-
 let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
@@ -46,7 +43,7 @@ async function stop(signal: string) {
   }, 10_000).unref();
   const httpServer = server as import("node:http").Server;
   const closed = new Promise((resolve) => httpServer.close(resolve));
-  await backend.close({ graceMs: DEPLOY_GRACE_MS });
+  await backend.close({ graceMs: config.shutdownGraceMs });
   // The last answers are still being written: close each connection once it falls idle.
   const reaper = setInterval(() => httpServer.closeIdleConnections(), 50);
   await closed;

@@ -1,36 +1,34 @@
-import { type KomodoSimulator, startKomodoSimulator } from "@stackgate/simulators";
+import type { KomodoSimulator } from "@stackgate/simulators";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestBackend, type TestBackend } from "../testing/harness.ts";
+import { startConnectedBackend, type TestBackend } from "../testing/harness.ts";
 
 let komodo: KomodoSimulator;
 let app: TestBackend;
 let cookie: string;
 let key: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  komodo = await startKomodoSimulator({
-    stacks: [
-      { name: "web", state: "running", services: [{ service: "app", image: "ghcr.io/acme/web:1.4" }] },
-      { name: "api", state: "running" },
-      { name: "docs", state: "down" },
-      {
-        name: "broken",
-        faults: { failWith: "Error response from daemon: manifest for acme/broken:2 not found" },
-      },
-      { name: "locked", faults: { busy: true } },
-      { name: "readonly", faults: { forbidden: true } },
-      { name: "slow", faults: { updateDelayMs: 5000 } },
-    ],
-  });
-  app = await startTestBackend({ env: { DEPLOY_TIMEOUT_SECONDS: "1", UPSTREAM_TIMEOUT_SECONDS: "2" } });
-  cookie = await app.signIn();
-  key = (await app.createApiKey(cookie, "release-pipeline")).key;
-  await app.connectKomodo(cookie, komodo);
+  ({ komodo, app, cookie, key, close } = await startConnectedBackend({
+    komodo: {
+      stacks: [
+        { name: "web", state: "running", services: [{ service: "app", image: "ghcr.io/acme/web:1.4" }] },
+        { name: "api", state: "running" },
+        { name: "docs", state: "down" },
+        {
+          name: "broken",
+          faults: { failWith: "Error response from daemon: manifest for acme/broken:2 not found" },
+        },
+        { name: "locked", faults: { busy: true } },
+        { name: "readonly", faults: { forbidden: true } },
+        { name: "slow", faults: { updateDelayMs: 5000 } },
+      ],
+    },
+    env: { DEPLOY_TIMEOUT_SECONDS: "1", UPSTREAM_TIMEOUT_SECONDS: "2" },
+    keyName: "release-pipeline",
+  }));
 });
-afterAll(async () => {
-  await app.close();
-  await komodo.close();
-});
+afterAll(() => close());
 beforeEach(async () => {
   await komodo.faults.reset();
   await komodo.settle();

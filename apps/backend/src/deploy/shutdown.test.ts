@@ -41,6 +41,7 @@ beforeAll(async () => {
       SEED_ADMIN_PASSWORD: PASSWORD,
       LOG_LEVEL: "warn",
       SCANNER_SWEEP_DELAY_SECONDS: "3600",
+      SHUTDOWN_GRACE_SECONDS: "3",
     },
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -1,10 +1,10 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type KomodoSimulator, startKomodoSimulator } from "@stackgate/simulators";
+import type { KomodoSimulator } from "@stackgate/simulators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGateway } from "../../../gateway/src/gateway.ts";
 import { openEventStream } from "../testing/event-stream.ts";
-import { startTestBackend, type TestBackend } from "../testing/harness.ts";
+import { startConnectedBackend, type TestBackend } from "../testing/harness.ts";
 
 let komodo: KomodoSimulator;
 let app: TestBackend;
@@ -12,19 +12,19 @@ let gateway: Server;
 let gatewayUrl: string;
 let cookie: string;
 let key: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  komodo = await startKomodoSimulator({
-    stacks: [
-      { name: "web" },
-      { name: "api" },
-      { name: "broken", faults: { failWith: "pull access denied" } },
-    ],
-  });
-  app = await startTestBackend();
-  cookie = await app.signIn();
-  key = (await app.createApiKey(cookie, "events-pipeline")).key;
-  await app.connectKomodo(cookie, komodo);
+  ({ komodo, app, cookie, key, close } = await startConnectedBackend({
+    komodo: {
+      stacks: [
+        { name: "web" },
+        { name: "api" },
+        { name: "broken", faults: { failWith: "pull access denied" } },
+      ],
+    },
+    keyName: "events-pipeline",
+  }));
   gateway = createGateway({ backendUrl: app.url, frontendUrl: "http://127.0.0.1:9", version: "test" });
   await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
   gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
@@ -32,8 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   gateway.closeAllConnections();
   gateway.close();
-  await app.close();
-  await komodo.close();
+  await close();
 });
 
 const deploy = (stack: string, action: string, headers: Record<string, string>) =>

@@ -1,11 +1,6 @@
-import {
-  type KomodoSimulator,
-  type NtfyReceiver,
-  startKomodoSimulator,
-  startNtfyReceiver,
-} from "@stackgate/simulators";
+import { type KomodoSimulator, type NtfyReceiver, startNtfyReceiver } from "@stackgate/simulators";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestBackend, type TestBackend } from "../testing/harness.ts";
+import { startConnectedBackend, type TestBackend } from "../testing/harness.ts";
 
 const TOKEN = "tk_canarytoken0123456789abcdefgh";
 
@@ -14,24 +9,23 @@ let ntfy: NtfyReceiver;
 let app: TestBackend;
 let cookie: string;
 let key: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  komodo = await startKomodoSimulator({
-    stacks: [
-      { name: "web" },
-      { name: "broken", faults: { failWith: "Bind for 0.0.0.0:80 failed: port is already allocated" } },
-    ],
-  });
   ntfy = await startNtfyReceiver({ token: TOKEN });
-  app = await startTestBackend();
-  cookie = await app.signIn();
-  key = (await app.createApiKey(cookie, "nightly")).key;
-  await app.connectKomodo(cookie, komodo);
+  ({ komodo, app, cookie, key, close } = await startConnectedBackend({
+    komodo: {
+      stacks: [
+        { name: "web" },
+        { name: "broken", faults: { failWith: "Bind for 0.0.0.0:80 failed: port is already allocated" } },
+      ],
+    },
+    keyName: "nightly",
+  }));
 });
 afterAll(async () => {
-  await app.close();
   await ntfy.close();
-  await komodo.close();
+  await close();
 });
 beforeEach(() => {
   ntfy.setMode("ok");

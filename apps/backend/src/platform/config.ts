@@ -24,6 +24,7 @@ const environmentSchema = z.object({
   SCANNER_RESCAN_INTERVAL_HOURS: z.coerce.number().positive().default(24),
   DEPLOY_TIMEOUT_SECONDS: seconds(900),
   UPSTREAM_TIMEOUT_SECONDS: seconds(10),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(9).default(7),
   LOG_LEVEL: z.enum(logLevels).default("info"),
   STACKGATE_DEMO: z.stringbool().default(false),
 });
@@ -73,6 +74,7 @@ function configFrom(values: z.infer<typeof environmentSchema>) {
     },
     deployTimeoutMs: values.DEPLOY_TIMEOUT_SECONDS * 1000,
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_SECONDS * 1000,
+    shutdownGraceMs: values.SHUTDOWN_GRACE_SECONDS * 1000,
     logLevel: values.LOG_LEVEL,
     demo: values.STACKGATE_DEMO,
   };

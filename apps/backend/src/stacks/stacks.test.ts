@@ -1,14 +1,15 @@
-import { type KomodoSimulator, startKomodoSimulator } from "@stackgate/simulators";
+import type { KomodoSimulator } from "@stackgate/simulators";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestBackend, type TestBackend } from "../testing/harness.ts";
+import { startConnectedBackend, type TestBackend } from "../testing/harness.ts";
 
 let komodo: KomodoSimulator;
 let app: TestBackend;
 let cookie: string;
 let key: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  komodo = await startKomodoSimulator({ stacks: 120 });
+  ({ komodo, app, cookie, key, close } = await startConnectedBackend({ komodo: { stacks: 120 } }));
   komodo.addStack({
     name: "shop",
     services: [
@@ -18,15 +19,8 @@ beforeAll(async () => {
     ],
   });
   komodo.addStack({ name: "sleepy", state: "down" });
-  app = await startTestBackend();
-  cookie = await app.signIn();
-  key = (await app.createApiKey(cookie)).key;
-  await app.connectKomodo(cookie, komodo);
 });
-afterAll(async () => {
-  await app.close();
-  await komodo.close();
-});
+afterAll(() => close());
 beforeEach(() => komodo.clearCalls());
 
 const list = async () => (await app.request("/api/v0/stacks", { headers: { "x-api-key": key } })).json.stacks;

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
+import { type KomodoSimulatorOptions, startKomodoSimulator } from "@stackgate/simulators";
 import { createBackend } from "../app.ts";
 import { type Clock, systemClock } from "../platform/clock.ts";
 import { loadConfig } from "../platform/config.ts";
@@ -128,3 +129,29 @@ export async function startTestBackend({ env = {}, clock = systemClock, dataDir 
 }
 
 export type TestBackend = Awaited<ReturnType<typeof startTestBackend>>;
+
+/**
+ * The usual world of an upstream test: a Komodo simulator, the backend connected to it, the
+ * admin signed in (`cookie`) and one API key (`key`, named `keyName`).
+ */
+export async function startConnectedBackend({
+  komodo: simulatorOptions,
+  keyName = "ci-pipeline",
+  ...backendOptions
+}: TestBackendOptions & { komodo: KomodoSimulatorOptions; keyName?: string }) {
+  const komodo = await startKomodoSimulator(simulatorOptions);
+  const app = await startTestBackend(backendOptions);
+  const cookie = await app.signIn();
+  const { key } = await app.createApiKey(cookie, keyName);
+  await app.connectKomodo(cookie, komodo);
+  return {
+    komodo,
+    app,
+    cookie,
+    key,
+    async close() {
+      await app.close();
+      await komodo.close();
+    },
+  };
+}
