@@ -23,12 +23,14 @@ export async function* followDeployEvents(
   signal?.addEventListener("abort", end, { once: true });
   try {
     yield { type: "subscribed", running };
-    while (!ended) {
+    for (;;) {
       const next = pending.shift();
       if (next) {
         yield next;
         continue;
       }
+      // Closing ends the stream only once what was already published has been delivered.
+      if (ended) break;
       await new Promise<void>((resolve) => {
         wake = resolve;
       });
