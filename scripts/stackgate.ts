@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ProcessSpec, runStep } from "./processes.ts";
 
@@ -16,8 +16,12 @@ export async function buildFrontendIfMissing() {
   ]);
 }
 
+const packageVersion = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string })
+  .version;
+
 /** Gateway, backend and frontend, wired to each other from the environment. */
 export function stackgateProcesses(env: NodeJS.ProcessEnv = process.env): ProcessSpec[] {
+  env.STACKGATE_VERSION ??= packageVersion;
   const port = env.PORT ?? "8080";
   const backendPort = env.BACKEND_PORT ?? "3000";
   const frontendPort = env.FRONTEND_PORT ?? "4321";

@@ -50,7 +50,7 @@ export const referencePage = `<!doctype html>
     <title>Stackgate API reference</title>
   </head>
   <body>
-    <script id="api-reference" data-url="/doc"></script>
+    <script id="api-reference" data-url="/doc" data-configuration='{"withDefaultFonts":false}'></script>
     <script src="/reference/scalar.js"></script>
   </body>
 </html>`;
