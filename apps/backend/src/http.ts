@@ -59,7 +59,12 @@ export function createHttpApp({
   openApiDocument: unknown;
 }) {
   const unexpected = (error: unknown) => {
-    if (!(error instanceof ORPCError) || error.status >= 500) logger.error({ err: error }, "request failed");
+    if (!(error instanceof ORPCError) || error.status === 500) {
+      logger.error({ err: error }, "request failed");
+    } else if (error.status >= 500) {
+      // Komodo refusing, no connection, a timeout: expected events, worth a line but not a stack trace.
+      logger.warn({ status: error.status, reason: error.message }, "upstream failure");
+    }
   };
   const rpc = new RPCHandler(router, {
     eventIteratorKeepAliveInterval: 15_000,
