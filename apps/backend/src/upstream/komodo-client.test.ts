@@ -146,14 +146,14 @@ describe("Komodo client: actions", () => {
     expect(failedUpdateReason(update)).toBe("Komodo reported PullStack as failed without saying why");
   });
 
-  it("sees an Update that completes at once within a few tens of milliseconds", async () => {
+  it("sees an Update that completes at once with one look, well before any one-second step", async () => {
     const sim = await start({ stacks: [{ name: "web" }] });
     const client = clientFor(sim);
     const update = await client.execute("PullStack", { stack: "web" });
     sim.clearCalls();
     const began = performance.now();
     await client.waitForUpdate(update, { deadline: inOneMinute() });
-    expect(performance.now() - began).toBeLessThan(50);
+    expect(performance.now() - began).toBeLessThan(500);
     expect(sim.calls.map((call) => call.type)).toEqual(["GetUpdate"]);
   });
 
