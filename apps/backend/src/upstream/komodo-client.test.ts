@@ -213,7 +213,7 @@ describe("Komodo client: actions", () => {
       names.map((stack) => client.executeAndWait("DeployStack", { stack }, { deadline: inOneMinute() })),
     );
     expect(results.every((update) => update.success)).toBe(true);
-    expect(performance.now() - began).toBeLessThan(3_000);
+    expect(performance.now() - began).toBeLessThan(10_000);
   });
 });
 
