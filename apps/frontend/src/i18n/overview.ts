@@ -1,4 +1,117 @@
 /** Messages of the overview page. */
-export const en = {} as const;
+export const en = {
+  "overview.description": "Your stacks, deploys and image risks at a glance.",
 
-export const es = {} as const satisfies Record<keyof typeof en, string>;
+  "overview.counters.label": "Stacks at a glance",
+  "overview.counters.loading": "Counting the stacks…",
+  "overview.counters.loadFailed": "Couldn't count the stacks",
+  "overview.counters.all": "Stacks",
+  "overview.counters.all.hint": "In Komodo",
+  "overview.counters.running": "Running",
+  "overview.counters.running.hint": "Running or deploying",
+  "overview.counters.updates": "Update available",
+  "overview.counters.updates.hint": "Newer images to pull",
+  "overview.counters.problems": "In trouble",
+  "overview.counters.problems.hint": "Unhealthy, dead, restarting or failed",
+  "overview.counters.stopped": "Stopped",
+  "overview.counters.stopped.hint": "Down or stopped",
+
+  "overview.deploys.title": "Deploys",
+  "overview.deploys.description": "Last 30 days, by everyone: people and pipelines",
+  "overview.deploys.loading": "Loading the deploy figures…",
+  "overview.deploys.loadFailed": "Couldn't load the deploy figures",
+  "overview.deploys.rate": "Success rate",
+  "overview.deploys.total": "Deploys",
+  "overview.deploys.succeeded": "Succeeded",
+  "overview.deploys.failed": "Failed",
+  "overview.deploys.none": "No deploys in the last 30 days.",
+  "overview.deploys.summary":
+    "{total} deploys in the last 30 days: {succeeded} succeeded and {failed} failed ({rate} success).",
+
+  "overview.chart.title": "Deploys per day, last 30 days",
+  "overview.chart.day": "{day}: {succeeded} succeeded, {failed} failed",
+  "overview.chart.today": "Today",
+  "overview.chart.figures": "Show the figures ({days} days with deploys)",
+  "overview.chart.date": "Day",
+
+  "overview.failures.title": "Recent failures",
+  "overview.failures.all": "History",
+  "overview.failures.loading": "Loading the failures…",
+  "overview.failures.loadFailed": "Couldn't load the failures",
+  "overview.failures.none": "No failed deploys in the last 30 days.",
+  "overview.failures.what.pull": "Pull by {actor}",
+  "overview.failures.what.redeploy": "Redeploy by {actor}",
+  "overview.failures.what.pull-redeploy": "Pull + Redeploy by {actor}",
+
+  "overview.critical.title": "Images with critical vulnerabilities",
+  "overview.critical.all": "Security",
+  "overview.critical.loading": "Loading the scan results…",
+  "overview.critical.loadFailed": "Couldn't load the scan results",
+  "overview.critical.none": "None of the {count} images in use has a critical vulnerability.",
+  "overview.critical.noImages": "No images in use yet.",
+  "overview.critical.usedBy": "Used by {stacks}",
+  "overview.critical.more": "{count} more on the Security page",
+  "overview.critical.scanning": "{count} images still being scanned",
+
+  "overview.live.title": "Deploying now",
+  "overview.live.none": "Nothing is deploying. Deploys by anyone, people or pipelines, show up here live.",
+} as const;
+
+export const es = {
+  "overview.description": "Tus stacks, despliegues y riesgos de las imágenes, de un vistazo.",
+
+  "overview.counters.label": "Los stacks de un vistazo",
+  "overview.counters.loading": "Contando los stacks…",
+  "overview.counters.loadFailed": "No se han podido contar los stacks",
+  "overview.counters.all": "Stacks",
+  "overview.counters.all.hint": "En Komodo",
+  "overview.counters.running": "En marcha",
+  "overview.counters.running.hint": "En marcha o desplegándose",
+  "overview.counters.updates": "Con actualización",
+  "overview.counters.updates.hint": "Imágenes nuevas por descargar",
+  "overview.counters.problems": "Con problemas",
+  "overview.counters.problems.hint": "Con fallos, caídos, reiniciándose o con un despliegue fallido",
+  "overview.counters.stopped": "Detenidos",
+  "overview.counters.stopped.hint": "Apagados o detenidos",
+
+  "overview.deploys.title": "Despliegues",
+  "overview.deploys.description": "Últimos 30 días, de todos: personas y pipelines",
+  "overview.deploys.loading": "Cargando las cifras de despliegues…",
+  "overview.deploys.loadFailed": "No se han podido cargar las cifras de despliegues",
+  "overview.deploys.rate": "Tasa de éxito",
+  "overview.deploys.total": "Despliegues",
+  "overview.deploys.succeeded": "Correctos",
+  "overview.deploys.failed": "Fallidos",
+  "overview.deploys.none": "No ha habido despliegues en los últimos 30 días.",
+  "overview.deploys.summary":
+    "{total} despliegues en los últimos 30 días: {succeeded} correctos y {failed} fallidos ({rate} de éxito).",
+
+  "overview.chart.title": "Despliegues por día, últimos 30 días",
+  "overview.chart.day": "{day}: {succeeded} correctos, {failed} fallidos",
+  "overview.chart.today": "Hoy",
+  "overview.chart.figures": "Ver las cifras ({days} días con despliegues)",
+  "overview.chart.date": "Día",
+
+  "overview.failures.title": "Fallos recientes",
+  "overview.failures.all": "Historial",
+  "overview.failures.loading": "Cargando los fallos…",
+  "overview.failures.loadFailed": "No se han podido cargar los fallos",
+  "overview.failures.none": "Ningún despliegue ha fallado en los últimos 30 días.",
+  "overview.failures.what.pull": "Descarga lanzada por {actor}",
+  "overview.failures.what.redeploy": "Redespliegue lanzado por {actor}",
+  "overview.failures.what.pull-redeploy": "Descarga y redespliegue lanzados por {actor}",
+
+  "overview.critical.title": "Imágenes con vulnerabilidades críticas",
+  "overview.critical.all": "Seguridad",
+  "overview.critical.loading": "Cargando los resultados de los análisis…",
+  "overview.critical.loadFailed": "No se han podido cargar los resultados de los análisis",
+  "overview.critical.none": "Ninguna de las {count} imágenes en uso tiene vulnerabilidades críticas.",
+  "overview.critical.noImages": "Todavía no hay imágenes en uso.",
+  "overview.critical.usedBy": "Usada por {stacks}",
+  "overview.critical.more": "{count} más en la página de Seguridad",
+  "overview.critical.scanning": "{count} imágenes aún en análisis",
+
+  "overview.live.title": "Desplegándose ahora",
+  "overview.live.none":
+    "No hay nada desplegándose. Los despliegues de cualquiera, personas o pipelines, aparecen aquí en directo.",
+} as const satisfies Record<keyof typeof en, string>;

@@ -3,6 +3,7 @@ import { RPCLink } from "@orpc/client/fetch";
 import type { ContractRouterClient } from "@orpc/contract";
 import { createTanstackQueryUtils } from "@orpc/tanstack-query";
 import type { contract } from "@stackgate/contract";
+import { signInPathFor } from "./redirects.ts";
 
 export type ApiClient = ContractRouterClient<typeof contract>;
 
@@ -11,7 +12,22 @@ export type ApiClient = ContractRouterClient<typeof contract>;
  * cookie goes along). The URL is resolved per call: this module is also evaluated during server
  * rendering of islands, where there is no `location` (and no calls are made).
  */
-const link = new RPCLink({ url: () => `${window.location.origin}/rpc` });
+const link = new RPCLink({
+  url: () => `${window.location.origin}/rpc`,
+  fetch: async (request, init) => {
+    const response = await fetch(request, init);
+    if (response.status === 401) returnToSignIn();
+    return response;
+  },
+});
+
+/**
+ * The session expired while the page was open: back to sign-in, and to this page afterwards.
+ * Every call from the dashboard goes through the link, so no island has to handle this itself.
+ */
+function returnToSignIn() {
+  window.location.assign(signInPathFor(`${window.location.pathname}${window.location.search}`));
+}
 
 export const api: ApiClient = createORPCClient(link);
 

@@ -1,0 +1,179 @@
+import type { Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import {
+  hydrated,
+  type OpenPageOptions,
+  saveScreenshot,
+  screenshotDir,
+  startBrowser,
+  type TestBrowser,
+} from "./browser.ts";
+import {
+  callAsAdmin,
+  callWithKey,
+  connectKomodo,
+  createKey,
+  FAILING_DEPLOY_ERROR,
+  overflowing,
+  type Scenario,
+  startScenario,
+  tableScrollsSideways,
+} from "./scenario.ts";
+
+let scenario: Scenario;
+let browser: TestBrowser;
+let pipelineKey: string;
+const screenshots: string[] = [];
+
+beforeAll(async () => {
+  [scenario, browser] = await Promise.all([startScenario(), startBrowser()]);
+  await connectKomodo(scenario);
+  pipelineKey = await createKey(scenario.stackgate, "deploy-web");
+});
+
+afterEach(() => {
+  expect(browser.takeErrors()).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await scenario?.stop();
+  console.log(`${screenshots.length} screenshots in ${screenshotDir()}`);
+});
+
+const baseUrl = () => scenario.stackgate.baseUrl;
+
+async function openHistory(query = "", options: Partial<OpenPageOptions> = {}) {
+  const page = await browser.openPage({ baseUrl: baseUrl(), signedInTo: scenario.stackgate, ...options });
+  await page.goto(`${baseUrl()}/history${query}`);
+  await hydrated(page);
+  return page;
+}
+
+const table = (page: Page) => page.getByRole("table", { name: "Deploy history" });
+const bodyRows = (page: Page) => table(page).locator("tbody tr");
+const rowOf = (page: Page, stack: string) =>
+  bodyRows(page).filter({ has: page.getByRole("link", { name: stack, exact: true }) });
+
+async function deployAsPerson(stack: string, action: string) {
+  return callAsAdmin(scenario.stackgate, "POST", "/api/v0/deploy", { stack, action });
+}
+
+function deployAsPipeline(stack: string, action: string) {
+  return callWithKey(baseUrl(), pipelineKey, "POST", "/api/v0/deploy", { stack, action });
+}
+
+describe("before any deploy", () => {
+  test("says what fills the history and links to the Stacks page", async () => {
+    const page = await openHistory();
+    await page.getByText("No deploys yet").waitFor();
+    await page.getByText("Deploy from the Stacks page or a pipeline").waitFor();
+    await expect(page.getByRole("link", { name: "Go to Stacks" }).getAttribute("href")).resolves.toBe(
+      "/stacks",
+    );
+    screenshots.push(await saveScreenshot(page, "history-empty", "light"));
+  });
+});
+
+describe("with deploys by people and pipelines", () => {
+  beforeAll(async () => {
+    expect((await deployAsPerson("web", "redeploy")).status).toBe(200);
+    await expect(deployAsPipeline("docs", "pull")).resolves.toBe(200);
+    await expect(deployAsPipeline("worker", "pull-redeploy")).resolves.toBe(502);
+    expect((await deployAsPerson("billing", "pull")).status).toBe(200);
+  });
+
+  test("lists them newest first, each with who did it, the result and a readable failure", async () => {
+    const page = await openHistory();
+    await expect.poll(() => bodyRows(page).count()).toBe(4);
+    const stacks = await bodyRows(page).locator("td:nth-child(3)").allTextContents();
+    expect(stacks).toEqual(["billing", "worker", "docs", "web"]);
+
+    const byPerson = rowOf(page, "web");
+    await byPerson.getByRole("img", { name: "Person" }).waitFor();
+    await byPerson.getByText("Ada Admin").waitFor();
+    await byPerson.getByText("Succeeded").waitFor();
+    await expect(byPerson.getByRole("link", { name: "web" }).getAttribute("href")).resolves.toBe(
+      "/stacks/web",
+    );
+
+    const failed = rowOf(page, "worker");
+    await failed.getByRole("img", { name: "API key" }).waitFor();
+    await failed.getByText("deploy-web", { exact: true }).waitFor();
+    await failed.getByText("Failed", { exact: true }).waitFor();
+    const message = failed.locator("button[aria-expanded]");
+    await expect(message.getAttribute("title")).resolves.toContain(FAILING_DEPLOY_ERROR);
+    await message.focus();
+    await page.keyboard.press("Enter");
+    await expect(message.getAttribute("aria-expanded")).resolves.toBe("true");
+    expect((await message.boundingBox())?.height).toBeGreaterThan(30);
+    screenshots.push(await saveScreenshot(page, "history-expanded", "light"));
+  });
+
+  test("filters by stack, result and person or pipeline, and keeps the filters in the address", async () => {
+    const page = await openHistory();
+    await page.getByLabel("Stack", { exact: true }).selectOption("worker");
+    await expect.poll(() => bodyRows(page).count()).toBe(1);
+    expect(new URL(page.url()).searchParams.get("stack")).toBe("worker");
+    await page.getByLabel("Stack", { exact: true }).selectOption("");
+
+    const result = page.getByRole("group", { name: "Result" });
+    await expect(result.getByRole("button", { name: /Failed/ }).textContent()).resolves.toBe("Failed 1");
+    await result.getByRole("button", { name: /Failed/ }).click();
+    await expect.poll(() => bodyRows(page).count()).toBe(1);
+    await result.getByRole("button", { name: /All/ }).click();
+
+    await page.getByLabel("By", { exact: true }).selectOption({ label: "Pipelines only" });
+    await expect.poll(() => bodyRows(page).count()).toBe(2);
+    await expect.poll(() => bodyRows(page).getByRole("img", { name: "Person" }).count()).toBe(0);
+    await page.getByLabel("By", { exact: true }).selectOption({ label: "Ada Admin" });
+    await expect.poll(() => bodyRows(page).count()).toBe(2);
+    await result.getByRole("button", { name: /Failed/ }).click();
+    await page.getByText("No deploys match these filters").waitFor();
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await expect.poll(() => bodyRows(page).count()).toBe(4);
+    expect(new URL(page.url()).search).toBe("");
+
+    const shared = await openHistory("?result=failed&actor=via%3AapiKey");
+    await expect.poll(() => bodyRows(shared).count()).toBe(1);
+    await expect(shared.getByLabel("By", { exact: true }).inputValue()).resolves.toBe("via:apiKey");
+  });
+
+  test("shows a pipeline's deploy while it runs and adds it when it finishes, without a reload", async () => {
+    const page = await openHistory();
+    await expect.poll(() => bodyRows(page).count()).toBe(4);
+    scenario.komodo.faults.setStack("docs", { updateDelayMs: 2_500 });
+    const deploy = deployAsPipeline("docs", "redeploy");
+
+    const running = bodyRows(page).filter({ hasText: "Running" });
+    await running.waitFor();
+    await running.getByRole("img", { name: "API key" }).waitFor();
+    screenshots.push(await saveScreenshot(page, "history-running", "light"));
+    await expect(deploy).resolves.toBe(200);
+    await running.waitFor({ state: "detached" });
+    // In the same render: the running row becomes its result, it never vanishes in between.
+    await expect(bodyRows(page).count()).resolves.toBe(5);
+    await expect(bodyRows(page).first().textContent()).resolves.toMatch(
+      /^Succeeded(now|.+ ago)docsRedeploydeploy-web/,
+    );
+    scenario.komodo.faults.setStack("docs", { updateDelayMs: undefined });
+  });
+
+  test("reads well at every width and theme, and in Spanish", async () => {
+    for (const viewport of ["desktop", "mobile"] as const) {
+      for (const theme of ["light", "dark"] as const) {
+        const page = await openHistory("", { viewport, theme });
+        // Phones get a compact list instead of a table that would scroll sideways.
+        await page.getByRole(viewport === "desktop" ? "table" : "list", { name: "Deploy history" }).waitFor();
+        screenshots.push(await saveScreenshot(page, "history", theme));
+        expect(await overflowing(page)).toEqual([]);
+        if (viewport === "desktop") expect(await tableScrollsSideways(page, "Deploy history")).toBe(false);
+      }
+    }
+    const page = await openHistory("?result=failed", { lang: "es" });
+    await page.getByRole("heading", { level: 1, name: "Historial" }).waitFor();
+    await page.getByRole("table", { name: "Historial de despliegues" }).getByText("Fallido").waitFor();
+    await page.getByRole("img", { name: "Clave de API" }).first().waitFor();
+    screenshots.push(await saveScreenshot(page, "history-es", "light"));
+  });
+});

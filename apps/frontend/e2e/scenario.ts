@@ -1,0 +1,158 @@
+/**
+ * A Stackgate wired to the simulators, for the browser tests of the data pages: a Komodo simulator
+ * with stacks whose images the stand-in Trivy knows (`critical`, `private`, `clean`, `slow`), an ntfy
+ * receiver, and small API helpers for setting the scene the way a person or a pipeline would.
+ */
+import {
+  type KomodoSimulator,
+  type NtfyReceiver,
+  type StackSeed,
+  standInTrivyPath,
+  startKomodoSimulator,
+  startNtfyReceiver,
+} from "@stackgate/simulators";
+import type { Page } from "playwright-core";
+import { sessionCookies } from "./browser.ts";
+import { type Stackgate, startStackgate } from "./harness.ts";
+
+export const IMAGES = {
+  critical: "ghcr.io/acme/web-critical:1.4",
+  clean: "docker.io/library/redis:7.4-clean",
+  private: "registry.example.com/private/billing:2.1",
+  plain: "ghcr.io/acme/docs:2.0",
+  slow: "ghcr.io/acme/search-slow:1.0",
+} as const;
+
+export const FAILING_DEPLOY_ERROR =
+  "Error response from daemon: driver failed programming external connectivity on endpoint " +
+  "worker-worker-1 (3f9c2d7e1b0a): Bind for 0.0.0.0:3000 failed: port is already allocated";
+
+export const STACKS: StackSeed[] = [
+  {
+    name: "web",
+    services: [
+      { service: "web", image: IMAGES.critical },
+      { service: "cache", image: IMAGES.clean },
+    ],
+  },
+  { name: "billing", services: [{ service: "api", image: IMAGES.private }] },
+  { name: "docs", services: [{ service: "docs", image: IMAGES.plain }] },
+  {
+    name: "worker",
+    services: [{ service: "worker", image: IMAGES.plain }],
+    faults: { failWith: FAILING_DEPLOY_ERROR },
+  },
+];
+
+export interface Scenario {
+  stackgate: Stackgate;
+  komodo: KomodoSimulator;
+  ntfy: NtfyReceiver;
+  stop(): Promise<void>;
+}
+
+export interface ScenarioOptions {
+  stacks?: StackSeed[];
+  /** The token the ntfy receiver demands, if any. */
+  ntfyToken?: string;
+  backendEnv?: Record<string, string>;
+}
+
+export async function startScenario(options: ScenarioOptions = {}): Promise<Scenario> {
+  const [komodo, ntfy] = await Promise.all([
+    startKomodoSimulator({ stacks: options.stacks ?? STACKS }),
+    startNtfyReceiver({ token: options.ntfyToken }),
+  ]);
+  try {
+    const stackgate = await startStackgate({
+      env: { backend: { TRIVY_BIN: standInTrivyPath, ...options.backendEnv } },
+    });
+    return {
+      stackgate,
+      komodo,
+      ntfy,
+      async stop() {
+        await stackgate.stop();
+        await Promise.all([komodo.close(), ntfy.close()]);
+      },
+    };
+  } catch (error) {
+    await Promise.all([komodo.close(), ntfy.close()]);
+    throw error;
+  }
+}
+
+/** Calls the REST API as the signed-in admin (session cookie, same-origin). */
+export async function callAsAdmin(stackgate: Stackgate, method: string, path: string, body?: unknown) {
+  const cookies = await sessionCookies(stackgate);
+  const response = await fetch(`${stackgate.baseUrl}${path}`, {
+    method,
+    headers: {
+      cookie: cookies.map(({ name, value }) => `${name}=${value}`).join("; "),
+      origin: stackgate.baseUrl,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Calls the REST API as a pipeline would, with an API key. */
+export async function callWithKey(
+  baseUrl: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+export async function connectKomodo({ stackgate, komodo }: Scenario) {
+  const { status } = await callAsAdmin(stackgate, "POST", "/api/v0/deploy/credentials", {
+    name: "simulator",
+    url: komodo.url,
+    key: komodo.key,
+    secret: komodo.secret,
+  });
+  if (status !== 200) throw new Error(`connecting the simulator failed: HTTP ${status}`);
+}
+
+export async function createKey(stackgate: Stackgate, name: string): Promise<string> {
+  const { status, body } = await callAsAdmin(stackgate, "POST", "/api/v0/apikeys", { name });
+  if (status !== 200) throw new Error(`creating a key failed: HTTP ${status}`);
+  return body.key;
+}
+
+/**
+ * What sticks out of the window sideways, outermost first (empty when the page itself never scrolls
+ * sideways; a table scrolling inside its own container is fine).
+ */
+export function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    if (document.documentElement.scrollWidth <= window.innerWidth) return [];
+    const culprits: string[] = [];
+    for (const element of document.body.querySelectorAll("*")) {
+      const box = element.getBoundingClientRect();
+      if (box.right <= window.innerWidth + 1 || box.width === 0) continue;
+      if (element.parentElement && culprits.length > 0 && culprits.length >= 5) break;
+      culprits.push(`${element.tagName.toLowerCase()}.${element.className} (${Math.round(box.right)} px)`);
+    }
+    return culprits;
+  });
+}
+
+/** Whether a table is wider than its scrolling box (the Table design: it scrolls inside, the page does not). */
+export function tableScrollsSideways(page: Page, name: string): Promise<boolean> {
+  return page.getByRole("table", { name }).evaluate((table) => {
+    const box = table.parentElement;
+    return box !== null && box.scrollWidth > box.clientWidth;
+  });
+}

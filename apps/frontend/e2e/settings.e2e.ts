@@ -1,0 +1,214 @@
+import { KOMODO_VERSION } from "@stackgate/simulators";
+import type { Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import {
+  hydrated,
+  type OpenPageOptions,
+  saveScreenshot,
+  screenshotDir,
+  startBrowser,
+  type TestBrowser,
+} from "./browser.ts";
+import { freePort } from "./harness.ts";
+import { callWithKey, overflowing, type Scenario, startScenario } from "./scenario.ts";
+
+const NTFY_TOKEN = "tk_e2e0settings0token0abcdefghij";
+
+let scenario: Scenario;
+let browser: TestBrowser;
+const screenshots: string[] = [];
+
+beforeAll(async () => {
+  [scenario, browser] = await Promise.all([startScenario({ ntfyToken: NTFY_TOKEN }), startBrowser()]);
+});
+
+afterEach(() => {
+  expect(browser.takeErrors()).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await scenario?.stop();
+  console.log(`${screenshots.length} screenshots in ${screenshotDir()}`);
+});
+
+const baseUrl = () => scenario.stackgate.baseUrl;
+
+async function openSettings(options: Partial<OpenPageOptions> = {}) {
+  const page = await browser.openPage({ baseUrl: baseUrl(), signedInTo: scenario.stackgate, ...options });
+  await page.goto(`${baseUrl()}/settings`);
+  await hydrated(page);
+  return page;
+}
+
+const section = (page: Page, name: string) => page.getByRole("region", { name });
+const connection = (page: Page) => section(page, "Komodo connection");
+const alerts = (page: Page) => section(page, "Failure alerts");
+const apiKeys = (page: Page) => section(page, "API keys");
+
+async function fillConnection(page: Page, url: string) {
+  const form = connection(page).getByRole("form", { name: "Komodo connection" });
+  await form.getByLabel("Name").fill("simulator");
+  await form.getByLabel("Komodo URL").fill(url);
+  await form.getByLabel("API key").fill(scenario.komodo.key);
+  await form.getByLabel("API secret").fill(scenario.komodo.secret);
+  await form.getByRole("button", { name: "Save and check" }).click();
+}
+
+describe("the Komodo connection", () => {
+  test("starts empty, is saved even when Komodo does not answer, and says why", async () => {
+    const page = await openSettings();
+    await connection(page).getByText("No Komodo connection yet").waitFor();
+    await fillConnection(page, `http://127.0.0.1:${await freePort()}`);
+    const answer = connection(page)
+      .getByRole("status")
+      .filter({ hasText: "Saved, but Komodo did not answer" });
+    await answer.waitFor();
+    await connection(page).getByRole("button", { name: "Replace" }).waitFor();
+  });
+
+  test("replaced with the simulator, shows Komodo's version, keeps no key or secret in the page, and lists its stacks", async () => {
+    const page = await openSettings();
+    await connection(page).getByRole("button", { name: "Replace" }).click();
+    const form = connection(page).getByRole("form", { name: "Komodo connection" });
+    // Name and URL come back for editing; the key and secret never do.
+    await expect(form.getByLabel("Name").inputValue()).resolves.toBe("simulator");
+    await expect(form.getByLabel("API key").inputValue()).resolves.toBe("");
+    await fillConnection(page, scenario.komodo.url);
+
+    await connection(page)
+      .getByRole("status")
+      .filter({ hasText: `Komodo Core version ${KOMODO_VERSION}.` })
+      .waitFor();
+    await connection(page).getByText(scenario.komodo.url, { exact: true }).waitFor();
+    for (const secret of [scenario.komodo.key, scenario.komodo.secret]) {
+      expect(await page.content()).not.toContain(secret);
+      expect(await page.evaluate((value) => document.body.innerHTML.includes(value), secret)).toBe(false);
+    }
+    screenshots.push(await saveScreenshot(page, "settings-connected", "light"));
+
+    await page.goto(`${baseUrl()}/stacks`);
+    await hydrated(page);
+    for (const stack of ["web", "billing", "docs", "worker"]) {
+      await page.getByRole("link", { name: stack, exact: true }).first().waitFor();
+    }
+  });
+});
+
+describe("API keys", () => {
+  test("a new key is shown once, works for a pipeline, and is refused at once after deletion", async () => {
+    const page = await openSettings();
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl() });
+    await apiKeys(page).getByText("No API keys yet").waitFor();
+    await apiKeys(page).getByLabel("Name of the new key").fill("deploy-web");
+    await apiKeys(page).getByRole("button", { name: "Create key" }).click();
+
+    const dialog = page.getByRole("dialog", { name: "Key “deploy-web” created" });
+    await dialog.getByText("Copy it now: it will not be shown again.").waitFor();
+    const key = (await dialog.locator("code").first().textContent()) ?? "";
+    expect(key).toMatch(/^sg_/);
+    await dialog.getByRole("button", { name: "Copy the key" }).click();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(key);
+    screenshots.push(await saveScreenshot(page, "settings-new-key", "light"));
+    await expect(callWithKey(baseUrl(), key, "GET", "/api/v0/stacks")).resolves.toBe(200);
+
+    await dialog.getByRole("button", { name: "I've stored it" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await page.content()).not.toContain(key);
+    const row = apiKeys(page).getByRole("row").filter({ hasText: "deploy-web" });
+    await expect(row.locator("code").textContent()).resolves.toBe(`${key.slice(0, 9)}…`);
+
+    await row.getByRole("button", { name: "Delete the key deploy-web" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete the key “deploy-web”?" });
+    await confirm.getByText("Pipelines using it are refused at once").waitFor();
+    await confirm.getByRole("button", { name: "Delete key" }).click();
+    await confirm.waitFor({ state: "hidden" });
+    await apiKeys(page).getByText("No API keys yet").waitFor();
+    await expect(callWithKey(baseUrl(), key, "GET", "/api/v0/stacks")).resolves.toBe(401);
+  });
+});
+
+describe("failure alerts", () => {
+  test("shows the server's refusal, saves a write-only token, and reports exactly what ntfy answered to a test", async () => {
+    const page = await openSettings();
+    const form = alerts(page);
+    await form.getByLabel("ntfy server").fill(scenario.ntfy.url);
+    await form.getByLabel("Topic").fill("settings");
+    await form.getByLabel("Access token").fill(NTFY_TOKEN);
+    await form.getByRole("button", { name: "Save", exact: true }).click();
+    await form.getByRole("alert").filter({ hasText: "topic: topic is a name ntfy reserves" }).waitFor();
+    // Cleared after the request, whatever the answer.
+    await expect(form.getByLabel("Access token").inputValue()).resolves.toBe("");
+
+    await form.getByLabel("Topic").fill("stackgate-alerts");
+    await form.getByLabel("Access token").fill(NTFY_TOKEN);
+    await form.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("region", { name: "Notifications" }).getByText("Alert settings saved").waitFor();
+    await form.getByText("A token is saved").waitFor();
+    expect(await page.content()).not.toContain(NTFY_TOKEN);
+
+    await form.getByRole("button", { name: "Send a test" }).click();
+    const delivered = form.getByRole("status").filter({ hasText: "Test delivered" });
+    await delivered.waitFor();
+    await expect(delivered.textContent()).resolves.toMatch(
+      /ntfy answered HTTP 200: ntfy accepted the message/,
+    );
+    const published = scenario.ntfy.published.at(-1);
+    expect(published?.topic).toBe("stackgate-alerts");
+    expect(published?.title).toBe("Stackgate test alert");
+
+    scenario.ntfy.setMode("forbidden");
+    await form.getByRole("button", { name: "Send a test" }).click();
+    await form.getByRole("status").filter({ hasText: "Test not delivered" }).waitFor();
+    await expect(form.getByRole("status").textContent()).resolves.toContain("HTTP 403");
+    scenario.ntfy.setMode("ok");
+
+    for (const viewport of ["desktop", "mobile"] as const) {
+      for (const theme of ["light", "dark"] as const) {
+        const shot = await openSettings({ viewport, theme });
+        await alerts(shot).getByText("A token is saved").waitFor();
+        screenshots.push(await saveScreenshot(shot, "settings", theme));
+        expect(await overflowing(shot)).toEqual([]);
+      }
+    }
+
+    await form.getByRole("button", { name: "Remove", exact: true }).click();
+    await form.getByText("The token will be removed when you save.").waitFor();
+    await form.getByRole("button", { name: "Save", exact: true }).click();
+    await form.getByLabel("Access token").waitFor();
+
+    await form.getByRole("button", { name: "Remove settings" }).click();
+    const confirm = page.getByRole("dialog", { name: "Remove the alert settings?" });
+    await confirm.getByRole("button", { name: "Remove settings" }).click();
+    await confirm.waitFor({ state: "hidden" });
+    await expect(form.getByLabel("Topic").inputValue()).resolves.toBe("");
+  });
+});
+
+describe("in Spanish", () => {
+  test("the whole page reads in Spanish", async () => {
+    const page = await openSettings({ lang: "es", viewport: "mobile" });
+    await page.getByRole("heading", { level: 1, name: "Ajustes" }).waitFor();
+    await section(page, "Conexión con Komodo").getByRole("button", { name: "Sustituir" }).waitFor();
+    await section(page, "Avisos de fallo").getByRole("button", { name: "Enviar una prueba" }).waitFor();
+    await section(page, "Claves de API").getByText("Todavía no hay claves de API").waitFor();
+    screenshots.push(await saveScreenshot(page, "settings-es", "light"));
+    expect(await overflowing(page)).toEqual([]);
+  });
+});
+
+describe("removing the connection", () => {
+  test("is confirmed with what stops working, then the page asks for a new one", async () => {
+    const page = await openSettings();
+    await connection(page).getByRole("button", { name: "Remove" }).click();
+    const confirm = page.getByRole("dialog", { name: "Remove the connection “simulator”?" });
+    await confirm.getByText("stop working until a new connection is saved").waitFor();
+    expect(
+      await confirm.getByRole("button", { name: "Cancel" }).evaluate((b) => b === document.activeElement),
+    ).toBe(true);
+    await confirm.getByRole("button", { name: "Remove connection" }).click();
+    await connection(page).getByText("No Komodo connection yet").waitFor();
+    await connection(page).getByLabel("API secret").waitFor();
+    screenshots.push(await saveScreenshot(page, "settings-empty", "light"));
+  });
+});

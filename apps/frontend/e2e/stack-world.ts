@@ -1,0 +1,99 @@
+/**
+ * The world the stacks and overview browser tests run in: a Komodo simulator in this process with the
+ * demo stacks (plus one image the stand-in trivy always finds critical), Stackgate connected to it with
+ * the stand-in trivy as scanner, an API key for "pipeline" requests, and a browser.
+ */
+import {
+  demoStacks,
+  type KomodoSimulator,
+  type StackSeed,
+  standInTrivyPath,
+  startKomodoSimulator,
+} from "@stackgate/simulators";
+import type { Page } from "playwright-core";
+import {
+  hydrated,
+  type OpenPageOptions,
+  saveScreenshot,
+  startBrowser,
+  type TestBrowser,
+  type ThemeName,
+} from "./browser.ts";
+import { type Stackgate, startStackgate } from "./harness.ts";
+import { connectKomodo, createApiKey } from "./komodo-setup.ts";
+
+/** The stand-in trivy reports at least one critical finding for any image whose name says "critical". */
+export const CRITICAL_IMAGE = "registry.example.com/acme/critical-legacy:1.0";
+export const API_KEY_NAME = "deploy-web";
+
+export function worldStacks(): StackSeed[] {
+  return [...demoStacks(), { name: "legacy", services: [{ service: "app", image: CRITICAL_IMAGE }] }];
+}
+
+export interface StackWorld {
+  komodo: KomodoSimulator;
+  stackgate: Stackgate;
+  browser: TestBrowser;
+  apiKey: string;
+  openPage(options?: Partial<OpenPageOptions>): Promise<Page>;
+  /** A signed-in page showing `path`, hydrated. */
+  openSignedIn(path: string, options?: Partial<OpenPageOptions>): Promise<Page>;
+  shoot(page: Page, name: string, theme: ThemeName): Promise<void>;
+  screenshots: string[];
+  close(): Promise<void>;
+}
+
+export async function startStackWorld(): Promise<StackWorld> {
+  const komodo = await startKomodoSimulator({ stacks: worldStacks() });
+  const [stackgate, browser] = await Promise.all([
+    startStackgate({
+      // The background sweep would rescan at random moments; the listing queues what the tests need.
+      env: { backend: { TRIVY_BIN: standInTrivyPath, SCANNER_SWEEP_DELAY_SECONDS: "3600" } },
+    }),
+    startBrowser(),
+  ]);
+  await connectKomodo(stackgate, komodo);
+  const apiKey = await createApiKey(stackgate, API_KEY_NAME);
+  const screenshots: string[] = [];
+
+  const openPage = (options: Partial<OpenPageOptions> = {}) =>
+    browser.openPage({ baseUrl: stackgate.baseUrl, ...options });
+
+  return {
+    komodo,
+    stackgate,
+    browser,
+    apiKey,
+    screenshots,
+    openPage,
+    async openSignedIn(path, options = {}) {
+      const page = await openPage({ signedInTo: stackgate, ...options });
+      await page.goto(`${stackgate.baseUrl}${path}`);
+      await hydrated(page);
+      return page;
+    },
+    async shoot(page, name, theme) {
+      screenshots.push(await saveScreenshot(page, name, theme));
+    },
+    async close() {
+      await browser?.close();
+      await stackgate?.stop();
+      await komodo?.close();
+    },
+  };
+}
+
+/** Resolves once every image in use has a scan result (or failed), so markers are stable. */
+export async function scansSettled(world: StackWorld, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${world.stackgate.baseUrl}/api/v0/security/images`, {
+      headers: { "x-api-key": world.apiKey },
+    });
+    const { images } = (await response.json()) as { images: { status: string }[] };
+    if (images.length > 0 && images.every((image) => image.status === "done" || image.status === "failed"))
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error("the image scans did not settle in time");
+}

@@ -1,0 +1,53 @@
+import { useT } from "../I18nProvider.tsx";
+import { formatDuration, KeyIcon, PersonIcon, RelativeTime, StatusMark } from "../ui/index.ts";
+import { actorDisplayName } from "./filters.ts";
+import type { HistoryRow } from "./rows.ts";
+
+export function ResultMark({ row }: { row: HistoryRow }) {
+  const t = useT();
+  if (row.success === undefined) return <StatusMark tone="progress" label={t("history.running")} />;
+  return (
+    <StatusMark
+      tone={row.success ? "success" : "danger"}
+      label={row.success ? t("history.succeeded") : t("history.failed")}
+    />
+  );
+}
+
+/** When it finished, or for a running deploy how long it has been running. */
+export function WhenText({ row, now }: { row: HistoryRow; now: number }) {
+  const t = useT();
+  if (row.success === undefined) {
+    return (
+      <span className="tabular-nums">
+        {t("history.elapsed", { duration: formatDuration(now - row.at.getTime()) })}
+      </span>
+    );
+  }
+  // Never "in 1 second": the server's clock may run a little ahead of the browser's.
+  return <RelativeTime date={row.at} now={Math.max(now, row.at.getTime())} />;
+}
+
+export function ActionLabel({ action }: { action: HistoryRow["action"] }) {
+  const t = useT();
+  const labels = {
+    pull: t("history.action.pull"),
+    redeploy: t("history.action.redeploy"),
+    "pull-redeploy": t("history.action.pullRedeploy"),
+  } as const;
+  return <span title={action}>{labels[action]}</span>;
+}
+
+/** Who acted: a person, or a pipeline through its API key, told apart by the icon (and its name). */
+export function ActorName({ actor, via }: Pick<HistoryRow, "actor" | "via">) {
+  const t = useT();
+  const kind = via === "apiKey" ? t("history.via.apiKey") : t("history.via.session");
+  const Icon = via === "apiKey" ? KeyIcon : PersonIcon;
+  const name = actorDisplayName(actor, via);
+  return (
+    <span className="inline-flex min-w-0 max-w-56 items-center gap-1.5" title={`${kind}: ${name}`}>
+      <Icon role="img" aria-hidden={false} aria-label={kind} className="size-3.5 text-fg-muted" />
+      <span className="truncate">{name}</span>
+    </span>
+  );
+}

@@ -1,0 +1,33 @@
+import type { DeployRun } from "../../lib/deploy-events.ts";
+import type { HistoryEntry } from "./filters.ts";
+
+/** One line of the history, finished or still running, as both the table and the compact list show it. */
+export interface HistoryRow {
+  id: string;
+  /** undefined while the deploy runs. */
+  success?: boolean;
+  stack: string;
+  action: HistoryEntry["action"];
+  actor: string;
+  via: HistoryEntry["via"];
+  /** null while the deploy runs. */
+  message: string | null;
+  /** When it finished, or when it started for a running deploy. */
+  at: Date;
+}
+
+/** Running deploys first (they are the newest), then the history as it came, newest first. */
+export function historyRows(entries: HistoryEntry[], running: DeployRun[]): HistoryRow[] {
+  return [
+    ...running.map((run) => ({
+      id: `running:${run.id}`,
+      stack: run.stack,
+      action: run.action,
+      actor: run.actorName,
+      via: run.via,
+      message: null,
+      at: run.startedAt,
+    })),
+    ...entries.map((entry) => ({ ...entry, at: entry.createdAt })),
+  ];
+}

@@ -1,0 +1,123 @@
+import { cx } from "../../lib/cx.ts";
+import { useI18n } from "../I18nProvider.tsx";
+import { QueryContent } from "../stacks/QueryContent.tsx";
+import { useHistoryOverviewQuery } from "../stacks/queries.ts";
+import { Card } from "../ui/Card.tsx";
+import { Table, TableBody, TableHead, Td, Th, Tr } from "../ui/Table.tsx";
+import { toneClasses } from "../ui/tone.ts";
+import { type DayTally, DeployChart, useDayFormat } from "./DeployChart.tsx";
+
+/** The last 30 days of deploys: success rate, successes and failures per day, the figures on demand. */
+export function DeploysCard({ className }: { className?: string }) {
+  const { t } = useI18n();
+  const query = useHistoryOverviewQuery();
+  return (
+    <Card
+      title={t("overview.deploys.title")}
+      description={t("overview.deploys.description")}
+      className={className}
+    >
+      <QueryContent
+        query={query}
+        loadingLabel={t("overview.deploys.loading")}
+        errorTitle={t("overview.deploys.loadFailed")}
+      >
+        {(overview) => <DeploysSummary {...overview} />}
+      </QueryContent>
+    </Card>
+  );
+}
+
+interface DeploysSummaryProps {
+  total: number;
+  succeeded: number;
+  failed: number;
+  successRate: number | null;
+  perDay: DayTally[];
+}
+
+function DeploysSummary({ total, succeeded, failed, successRate, perDay }: DeploysSummaryProps) {
+  const { t, lang } = useI18n();
+  const rate =
+    successRate === null
+      ? "—"
+      : new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(successRate);
+  const summary =
+    total === 0
+      ? t("overview.deploys.none")
+      : t("overview.deploys.summary", { total, succeeded, failed, rate });
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-end gap-x-6 gap-y-2">
+        <div>
+          <p className="text-3xl font-semibold tabular-nums">{rate}</p>
+          <p className="text-xs text-fg-muted">{t("overview.deploys.rate")}</p>
+        </div>
+        <dl className="flex gap-5 text-sm">
+          <Tally tone="neutral" label={t("overview.deploys.total")} value={total} />
+          <Tally tone="success" label={t("overview.deploys.succeeded")} value={succeeded} />
+          <Tally tone="danger" label={t("overview.deploys.failed")} value={failed} />
+        </dl>
+      </div>
+      <DeployChart days={perDay} title={t("overview.chart.title")} summary={summary} />
+      <DayFigures days={perDay} />
+    </div>
+  );
+}
+
+function Tally({
+  tone,
+  label,
+  value,
+}: {
+  tone: "neutral" | "success" | "danger";
+  label: string;
+  value: number;
+}) {
+  return (
+    <div>
+      <dt className="flex items-center gap-1.5 text-xs text-fg-muted">
+        <span aria-hidden="true" className={cx("size-2 rounded-sm", toneClasses[tone].dot)} />
+        {label}
+      </dt>
+      <dd className="text-lg font-semibold tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+/** The chart's figures as text: the days that had deploys, newest first. */
+function DayFigures({ days }: { days: readonly DayTally[] }) {
+  const { t } = useI18n();
+  const formatDay = useDayFormat();
+  const active = days.filter((day) => day.total > 0).reverse();
+  if (active.length === 0) return null;
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer text-xs font-medium text-fg-muted hover:text-fg">
+        {t("overview.chart.figures", { days: active.length })}
+      </summary>
+      <div className="mt-2 max-h-64 overflow-auto rounded-md border border-line">
+        <Table aria-label={t("overview.chart.title")}>
+          <TableHead>
+            <tr>
+              <Th>{t("overview.chart.date")}</Th>
+              <Th numeric>{t("overview.deploys.succeeded")}</Th>
+              <Th numeric>{t("overview.deploys.failed")}</Th>
+            </tr>
+          </TableHead>
+          <TableBody>
+            {active.map((day) => (
+              <Tr key={day.date}>
+                <Td>{formatDay(day.date)}</Td>
+                <Td numeric>{day.succeeded}</Td>
+                <Td numeric className={day.failed > 0 ? "font-medium text-danger-text" : undefined}>
+                  {day.failed}
+                </Td>
+              </Tr>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </details>
+  );
+}

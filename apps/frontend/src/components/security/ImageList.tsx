@@ -1,0 +1,95 @@
+import { useQuery } from "@tanstack/react-query";
+import { orpc } from "../../lib/api.ts";
+import { useT } from "../I18nProvider.tsx";
+import { SecurityIcon } from "../icons.tsx";
+import {
+  Button,
+  EmptyState,
+  errorStatus,
+  QueryView,
+  retryWithoutAnswer,
+  ScanIcon,
+  Spinner,
+  useMediaQuery,
+  useNow,
+} from "../ui/index.ts";
+import { ImageCompactList } from "./ImageCompactList.tsx";
+import { ImageTable } from "./ImageTable.tsx";
+import { NoConnection } from "./NoConnection.tsx";
+import { type ImageScan, isInProgress, SCAN_POLL_MS } from "./scan-model.ts";
+import { useScanRequest } from "./useScanRequest.ts";
+
+/** Security: every image the stacks use, worst first, polling quietly while scans are under way. */
+export function ImageList() {
+  const t = useT();
+  const query = useQuery({
+    ...orpc.scans.images.queryOptions(),
+    retry: retryWithoutAnswer,
+    refetchInterval: (current) => (current.state.data?.images.some(isInProgress) ? SCAN_POLL_MS : false),
+  });
+  if (errorStatus(query.error) === 503 && query.data === undefined) return <NoConnection />;
+  return (
+    <QueryView query={query} errorTitle={t("security.loadFailed")}>
+      {({ images }) =>
+        images.length === 0 ? (
+          <EmptyState
+            icon={<SecurityIcon className="size-6" />}
+            title={t("security.noImages")}
+            description={t("security.noImagesHint")}
+          />
+        ) : (
+          <div className="flex flex-col gap-3">
+            <ListToolbar images={images} refreshing={query.isFetching} />
+            <ImageRows images={images} />
+          </div>
+        )
+      }
+    </QueryView>
+  );
+}
+
+function ListToolbar({ images, refreshing }: { images: ImageScan[]; refreshing: boolean }) {
+  const t = useT();
+  const scan = useScanRequest();
+  const scanAll = scan.isPending && scan.variables === undefined;
+  const withCritical = images.filter((image) => image.counts.critical > 0).length;
+  const failed = images.filter((image) => image.status === "failed").length;
+  const inProgress = images.filter(isInProgress).length;
+
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-fg-muted">
+        <span>{t("security.summary.images", { count: images.length })}</span>
+        {withCritical > 0 && (
+          <span className="font-medium text-critical-text">
+            {t("security.summary.critical", { count: withCritical })}
+          </span>
+        )}
+        {failed > 0 && (
+          <span className="font-medium text-danger-text">
+            {t("security.summary.failed", { count: failed })}
+          </span>
+        )}
+        {inProgress > 0 && (
+          <span className="inline-flex items-center gap-1.5 font-medium text-progress-text">
+            <Spinner className="size-3" />
+            {t("security.summary.inProgress", { count: inProgress })}
+          </span>
+        )}
+        {refreshing && inProgress === 0 && <Spinner className="size-3" />}
+      </p>
+      <Button variant="primary" icon={<ScanIcon />} loading={scanAll} onClick={() => scan.mutate(undefined)}>
+        {t("security.scanAll")}
+      </Button>
+    </div>
+  );
+}
+
+/** A table where there is room for one, a compact list on phones. */
+function ImageRows({ images }: { images: ImageScan[] }) {
+  const wide = useMediaQuery("(min-width: 640px)", true);
+  const now = useNow(30_000);
+  const request = useScanRequest();
+  const Rows = wide ? ImageTable : ImageCompactList;
+  return <Rows images={images} now={now} request={request} />;
+}

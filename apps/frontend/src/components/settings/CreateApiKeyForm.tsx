@@ -1,0 +1,60 @@
+import { type FormEvent, useId, useState } from "react";
+import { api } from "../../lib/api.ts";
+import { useT } from "../I18nProvider.tsx";
+import { Button, Notice, PlusIcon, requestMessage, TextField } from "../ui/index.ts";
+import { useHydrated } from "../useHydrated.ts";
+import { NewApiKeyDialog } from "./NewApiKeyDialog.tsx";
+import { useWriteOnlySubmit } from "./useWriteOnlySubmit.ts";
+
+/** Names and creates a key, then shows the full key once. */
+export function CreateApiKeyForm({ onCreated }: { onCreated: () => void }) {
+  const t = useT();
+  const hydrated = useHydrated();
+  const [name, setName] = useState("");
+  const hintId = useId();
+  // The full key lives only in this state, from the answer until the dialog is closed.
+  const create = useWriteOnlySubmit(api.apikeys.create);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (create.pending) return;
+    const created = await create.submit({ name });
+    if (!created) return;
+    setName("");
+    onCreated();
+  };
+
+  return (
+    <>
+      <form onSubmit={submit} className="flex flex-col gap-2" aria-label={t("settings.keys.createLabel")}>
+        <div className="flex flex-wrap items-end gap-2">
+          <TextField
+            label={t("settings.keys.newName")}
+            aria-describedby={hintId}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            maxLength={64}
+            autoComplete="off"
+            className="min-w-48 flex-1 sm:max-w-sm"
+          />
+          <Button type="submit" loading={create.pending} disabled={!hydrated} icon={<PlusIcon />}>
+            {t("settings.keys.create")}
+          </Button>
+        </div>
+        <p id={hintId} className="text-xs text-fg-muted">
+          {t("settings.keys.newNameHint")}
+        </p>
+        {create.state.status === "failed" && (
+          <Notice role="alert" tone="danger" title={t("settings.keys.createFailed")}>
+            {requestMessage(create.state.error, t)}
+          </Notice>
+        )}
+      </form>
+      <NewApiKeyDialog
+        created={create.state.status === "done" ? create.state.result : null}
+        onClose={create.clear}
+      />
+    </>
+  );
+}

@@ -1,0 +1,18 @@
+import type { Lang } from "../../lib/i18n.ts";
+import { AppProviders } from "../AppProviders.tsx";
+import { ApiKeysSection } from "./ApiKeysSection.tsx";
+import { ConnectionSection } from "./ConnectionSection.tsx";
+import { NotifySection } from "./NotifySection.tsx";
+
+/** The settings page (an island): Komodo connection, failure alerts and API keys. */
+export function SettingsPage({ lang }: { lang: Lang }) {
+  return (
+    <AppProviders lang={lang}>
+      <div className="flex max-w-4xl flex-col gap-6">
+        <ConnectionSection />
+        <NotifySection />
+        <ApiKeysSection />
+      </div>
+    </AppProviders>
+  );
+}

@@ -1,0 +1,62 @@
+import { memo } from "react";
+import { useT } from "../I18nProvider.tsx";
+import { stackHref } from "../ui/StackLink.tsx";
+import { DeployButtons } from "./deploy.tsx";
+import type { StackListProps, StackRowProps } from "./list-props.ts";
+import { summarizeVulnerabilities } from "./model.ts";
+import { ServicesSummary } from "./ServiceImage.tsx";
+import { StackState } from "./StackState.tsx";
+import { UpdateMarker } from "./UpdateMarker.tsx";
+import { StackVulnerabilities } from "./Vulnerabilities.tsx";
+
+/** The stacks on narrow screens: one compact block per stack; the detail page has the rest. */
+export function StacksCompactList({ rows, runs, scans, scansUnavailable, onAsk }: StackListProps) {
+  const t = useT();
+  return (
+    <ul
+      aria-label={t("stacks.table.label")}
+      className="overflow-hidden rounded-lg border border-line bg-surface"
+    >
+      {rows.map((row) => (
+        <CompactStack
+          key={row.stack.id}
+          row={row}
+          run={runs.get(row.stack.name)}
+          scans={scans}
+          scansUnavailable={scansUnavailable}
+          onAsk={onAsk}
+        />
+      ))}
+    </ul>
+  );
+}
+
+const CompactStack = memo(function CompactStack({ row, run, scans, scansUnavailable, onAsk }: StackRowProps) {
+  const { stack } = row;
+  return (
+    <li className="flex flex-col gap-1.5 border-b border-line px-3 py-2.5 last:border-b-0">
+      <div className="flex min-w-0 items-center justify-between gap-3">
+        <a href={stackHref(stack.name)} className="truncate font-medium hover:underline">
+          {stack.name}
+        </a>
+        <span className="flex min-w-0 max-w-[70%] justify-end overflow-hidden">
+          <StackState state={row.state} run={run} lastDeploy={row.lastDeploy} compact />
+        </span>
+      </div>
+      <ServicesSummary stack={stack} />
+      <div className="flex flex-wrap items-center gap-1.5 empty:hidden">
+        <UpdateMarker count={row.updates} />
+        <StackVulnerabilities
+          summary={summarizeVulnerabilities(stack.images, scans)}
+          unavailable={scansUnavailable}
+        />
+      </div>
+      <DeployButtons
+        stack={stack}
+        onAsk={onAsk}
+        busy={run !== undefined}
+        className="flex flex-wrap items-center gap-1.5"
+      />
+    </li>
+  );
+});

@@ -1,0 +1,150 @@
+import { useEffect, useMemo, useState } from "react";
+import type { Lang } from "../../lib/i18n.ts";
+import { AppProviders } from "../AppProviders.tsx";
+import { useT } from "../I18nProvider.tsx";
+import { Button } from "../ui/Button.tsx";
+import { EmptyState } from "../ui/EmptyState.tsx";
+import { showToast } from "../ui/Toast.tsx";
+import { useMediaQuery } from "../ui/useMediaQuery.ts";
+import { useProgressiveList } from "../ui/useProgressiveList.ts";
+import { useDeployFlow } from "./deploy.tsx";
+import { describeLoadError, LoadProblem } from "./LoadProblem.tsx";
+import { useLiveRuns, useToastOtherDeploys } from "./live-deploys.ts";
+import { countByFilter, matchesFilter, matchesSearch, type StackFilter } from "./model.ts";
+import { prefetchInBrowser, useRefreshOnDeployEvents, useScansByImage, useStackRows } from "./queries.ts";
+import { RefreshProblem } from "./RefreshProblem.tsx";
+import { StacksCompactList } from "./StacksCompactList.tsx";
+import { StacksSkeleton } from "./StacksSkeleton.tsx";
+import { StacksTable } from "./StacksTable.tsx";
+import { StacksToolbar } from "./StacksToolbar.tsx";
+import type { InitialStacks } from "./server-stacks.ts";
+
+prefetchInBrowser("history", "scans");
+
+export interface StacksPageProps {
+  lang: Lang;
+  /** The signed-in person, named on their own deploys until the live event arrives. */
+  userName: string;
+  initialSearch: string;
+  initialFilter: StackFilter;
+  /** A stack the detail page has just deleted: confirmed here, where the browser lands. */
+  deleted: string | null;
+  initialStacks: InitialStacks | null;
+}
+
+/** The Stacks page (an island): every stack, live, with search, filters and the deploy actions. */
+export function StacksPage({ lang, ...props }: StacksPageProps) {
+  return (
+    <AppProviders lang={lang}>
+      <StacksView {...props} />
+    </AppProviders>
+  );
+}
+
+/** Keeps search and filter in the address, so a filtered view can be shared or reloaded. */
+function useQueryInAddress(search: string, filter: StackFilter) {
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    if (search) url.searchParams.set("q", search);
+    else url.searchParams.delete("q");
+    if (filter !== "all") url.searchParams.set("filter", filter);
+    else url.searchParams.delete("filter");
+    url.searchParams.delete("deleted");
+    if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
+  }, [search, filter]);
+}
+
+function useDeletedToast(deleted: string | null) {
+  const t = useT();
+  useEffect(() => {
+    if (deleted) showToast({ tone: "success", title: t("stacks.delete.done", { stack: deleted }) });
+  }, [deleted, t]);
+}
+
+function StacksView({
+  userName,
+  initialSearch,
+  initialFilter,
+  deleted,
+  initialStacks,
+}: Omit<StacksPageProps, "lang">) {
+  const t = useT();
+  useRefreshOnDeployEvents();
+  useToastOtherDeploys();
+  useDeletedToast(deleted);
+  const [search, setSearch] = useState(initialSearch);
+  const [filter, setFilter] = useState(initialFilter);
+  useQueryInAddress(search, filter);
+
+  const { rows, stacksQuery } = useStackRows(initialStacks);
+  const { scans, query: scansQuery } = useScansByImage();
+  const runs = useLiveRuns(userName);
+  const { ask, dialog } = useDeployFlow();
+  const wide = useMediaQuery("(min-width: 1024px)", true);
+
+  const searched = useMemo(() => rows?.filter((row) => matchesSearch(row, search)), [rows, search]);
+  const counts = useMemo(() => searched && countByFilter(searched), [searched]);
+  const filtered = useMemo(() => searched?.filter((row) => matchesFilter(row, filter)), [searched, filter]);
+  const visible = useProgressiveList(filtered);
+
+  const clear = () => {
+    setSearch("");
+    setFilter("all");
+  };
+
+  let content: React.ReactNode;
+  if (!rows) {
+    content = stacksQuery.isError ? (
+      <LoadProblem
+        error={stacksQuery.error}
+        title={t("stacks.load.title")}
+        onRetry={() => void stacksQuery.refetch()}
+        retrying={stacksQuery.isFetching}
+      />
+    ) : (
+      <StacksSkeleton />
+    );
+  } else if (rows.length === 0) {
+    content = <EmptyState title={t("stacks.empty.title")} description={t("stacks.empty.description")} />;
+  } else if (!visible || visible.length === 0) {
+    content = (
+      <EmptyState
+        title={t("stacks.noMatch.title")}
+        description={t("stacks.noMatch.description")}
+        action={<Button onClick={clear}>{t("stacks.noMatch.clear")}</Button>}
+      />
+    );
+  } else {
+    const List = wide ? StacksTable : StacksCompactList;
+    content = (
+      <List rows={visible} runs={runs} scans={scans} scansUnavailable={scansQuery.isError} onAsk={ask} />
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      <StacksToolbar
+        search={search}
+        onSearch={setSearch}
+        filter={filter}
+        onFilter={setFilter}
+        counts={counts}
+        refreshing={Boolean(rows) && stacksQuery.isFetching}
+      />
+      {rows && stacksQuery.isError && (
+        <RefreshProblem
+          message={t("stacks.load.refreshFailed", { reason: describeLoadError(stacksQuery.error, t) })}
+          onRetry={() => void stacksQuery.refetch()}
+        />
+      )}
+      {rows && scansQuery.isError && (
+        <RefreshProblem
+          message={t("stacks.vulns.loadFailed", { reason: describeLoadError(scansQuery.error, t) })}
+          onRetry={() => void scansQuery.refetch()}
+        />
+      )}
+      {content}
+      {dialog}
+    </div>
+  );
+}

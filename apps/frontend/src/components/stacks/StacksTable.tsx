@@ -1,0 +1,148 @@
+import { memo, useState } from "react";
+import { cx } from "../../lib/cx.ts";
+import { useI18n, useT } from "../I18nProvider.tsx";
+import { ChevronDownIcon } from "../icons.tsx";
+import { IconButton } from "../ui/IconButton.tsx";
+import { stackHref } from "../ui/StackLink.tsx";
+import { Table, TableBody, TableContainer, TableHead, Td, Th, Tr } from "../ui/Table.tsx";
+import { DeployButtons } from "./deploy.tsx";
+import type { StackListProps, StackRowProps } from "./list-props.ts";
+import { summarizeVulnerabilities } from "./model.ts";
+import { ImageRef, ServicesSummary } from "./ServiceImage.tsx";
+import { StackState } from "./StackState.tsx";
+import { UpdateMarker } from "./UpdateMarker.tsx";
+import { ImageVulnerabilities, StackVulnerabilities } from "./Vulnerabilities.tsx";
+
+/**
+ * Fixed column widths, so the table does not jump when a row starts deploying; the services column
+ * takes what is left. Spanish labels are longer, so its columns are wider (and the table with them).
+ */
+const LAYOUT = {
+  en: { table: "min-w-[72rem]", state: "w-52", actions: "w-72" },
+  es: { table: "min-w-[76rem]", state: "w-56", actions: "w-96" },
+} as const;
+
+/** The stacks as a dense table (wide screens): one 33 px row per stack, its services on demand. */
+export function StacksTable({ rows, runs, scans, scansUnavailable, onAsk }: StackListProps) {
+  const { t, lang } = useI18n();
+  const layout = LAYOUT[lang];
+  return (
+    <TableContainer className="max-h-[calc(100dvh-11.5rem)] min-h-64">
+      <Table aria-label={t("stacks.table.label")} className={cx("table-fixed", layout.table)}>
+        <colgroup>
+          <col className="w-40" />
+          <col className={layout.state} />
+          <col />
+          <col className="w-28" />
+          <col className="w-40" />
+          <col className={layout.actions} />
+        </colgroup>
+        <TableHead>
+          <tr>
+            <Th className="pl-11">{t("stacks.table.stack")}</Th>
+            <Th>{t("stacks.table.state")}</Th>
+            <Th>{t("stacks.table.services")}</Th>
+            <Th>{t("stacks.table.updates")}</Th>
+            <Th>{t("stacks.table.vulnerabilities")}</Th>
+            <Th className="text-right">{t("stacks.table.actions")}</Th>
+          </tr>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <StackTableRow
+              key={row.stack.id}
+              row={row}
+              run={runs.get(row.stack.name)}
+              scans={scans}
+              scansUnavailable={scansUnavailable}
+              onAsk={onAsk}
+            />
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+// Memoized: a deploy starting or a search keystroke re-renders only the rows whose data changed.
+const StackTableRow = memo(function StackTableRow({
+  row,
+  run,
+  scans,
+  scansUnavailable,
+  onAsk,
+}: StackRowProps) {
+  const t = useT();
+  const [expanded, setExpanded] = useState(false);
+  const { stack } = row;
+  const services = stack.info.services;
+  return (
+    <>
+      <Tr>
+        <Td className="pl-1">
+          <span className="flex min-w-0 items-center gap-1">
+            {services.length > 0 ? (
+              <IconButton
+                size="sm"
+                label={t(expanded ? "stacks.table.hideServices" : "stacks.table.showServices", {
+                  stack: stack.name,
+                })}
+                aria-expanded={expanded}
+                icon={
+                  <ChevronDownIcon className={cx("size-4 transition-transform", !expanded && "-rotate-90")} />
+                }
+                onClick={() => setExpanded((open) => !open)}
+              />
+            ) : (
+              <span className="size-7 shrink-0" />
+            )}
+            <a
+              href={stackHref(stack.name)}
+              className="truncate font-medium hover:underline"
+              title={stack.name}
+            >
+              {stack.name}
+            </a>
+          </span>
+        </Td>
+        <Td className="overflow-hidden">
+          <StackState state={row.state} run={run} lastDeploy={row.lastDeploy} compact />
+        </Td>
+        <Td className="overflow-hidden">
+          <ServicesSummary stack={stack} />
+        </Td>
+        <Td className="overflow-hidden">
+          <UpdateMarker count={row.updates} />
+        </Td>
+        <Td className="overflow-hidden">
+          <StackVulnerabilities
+            summary={summarizeVulnerabilities(stack.images, scans)}
+            unavailable={scansUnavailable}
+          />
+        </Td>
+        <Td>
+          <DeployButtons stack={stack} onAsk={onAsk} busy={run !== undefined} />
+        </Td>
+      </Tr>
+      {expanded &&
+        services.map((service) => (
+          <Tr key={service.service} className="bg-surface-muted/40">
+            <Td className="truncate pl-11 text-xs text-fg-muted" title={service.service}>
+              {service.service}
+            </Td>
+            <Td />
+            <Td className="overflow-hidden">
+              <ImageRef service={service} stack={stack.name} />
+            </Td>
+            <Td>
+              <UpdateMarker count={service.update_available ? 1 : 0} />
+            </Td>
+            <Td className="overflow-hidden">
+              <ImageVulnerabilities scan={scans.get(service.image)} unavailable={scansUnavailable} />
+            </Td>
+            <Td />
+          </Tr>
+        ))}
+    </>
+  );
+});

@@ -1,0 +1,85 @@
+import { useMutationState } from "@tanstack/react-query";
+import { useMemo } from "react";
+import { type DeployRun, useDeployEvents, useRunningDeploys } from "../../lib/deploy-events.ts";
+import { useT } from "../I18nProvider.tsx";
+import { showToast } from "../ui/Toast.tsx";
+import type { DeployAction } from "./model.ts";
+
+export const DEPLOY_MUTATION_KEY = ["stacks", "deploy"] as const;
+
+export interface DeployRequest {
+  stack: string;
+  action: DeployAction;
+}
+
+/** A deploy in progress as the pages show it: from the live events, or this tab's own request. */
+export type LiveRun = Pick<DeployRun, "stack" | "action" | "actorName" | "via" | "startedAt">;
+
+/**
+ * Stacks this tab deployed recently. Their `finished` events are not toasted again: this tab already
+ * reports the result of its own request, and the event may arrive just before or after the answer.
+ */
+const ownDeploys = new Map<string, number>();
+const OWN_DEPLOY_MEMORY_MS = 10_000;
+
+export function rememberOwnDeploy(stack: string) {
+  ownDeploys.set(stack, Date.now());
+}
+
+function isOwnDeploy(stack: string): boolean {
+  const at = ownDeploys.get(stack);
+  return at !== undefined && Date.now() - at < OWN_DEPLOY_MEMORY_MS;
+}
+
+/** This tab's deploy requests still waiting for their answer. */
+function usePendingRequests(): (DeployRequest & { submittedAt: number })[] {
+  return useMutationState({
+    filters: { mutationKey: DEPLOY_MUTATION_KEY, status: "pending" },
+    select: (mutation) => ({
+      ...(mutation.state.variables as DeployRequest),
+      submittedAt: mutation.state.submittedAt,
+    }),
+  });
+}
+
+/**
+ * The deploy in progress per stack, whoever started it. This tab's own request counts from the click,
+ * so the row shows it at once even if the live stream is reconnecting.
+ */
+export function useLiveRuns(userName: string): Map<string, LiveRun> {
+  const { running } = useRunningDeploys();
+  const pending = usePendingRequests();
+  return useMemo(() => {
+    const runs = new Map<string, LiveRun>();
+    for (const request of pending) {
+      runs.set(request.stack, {
+        stack: request.stack,
+        action: request.action,
+        actorName: userName,
+        via: "session",
+        startedAt: new Date(request.submittedAt),
+      });
+    }
+    for (const run of running) runs.set(run.stack, run);
+    return runs;
+  }, [running, pending, userName]);
+}
+
+/** Toasts the result of deploys started elsewhere (pipelines, teammates) while the page is open. */
+export function useToastOtherDeploys() {
+  const t = useT();
+  useDeployEvents((event) => {
+    if (event.type !== "finished" || isOwnDeploy(event.run.stack)) return;
+    const { run } = event;
+    const params = { actor: run.actorName, stack: run.stack };
+    if (run.success) {
+      showToast({ tone: "success", title: t(`stacks.others.done.${run.action}`, params) });
+    } else {
+      showToast({
+        tone: "danger",
+        title: t(`stacks.others.failed.${run.action}`, params),
+        description: run.message,
+      });
+    }
+  });
+}
