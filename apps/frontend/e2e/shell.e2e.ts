@@ -77,6 +77,28 @@ describe("signing in", () => {
     await expect(current.textContent()).resolves.toBe("History");
   });
 
+  test("a session that expires while a page is open returns to sign-in, then back to the page", async () => {
+    const page = await openSignedIn("/settings");
+    const cookie = (await page.context().cookies())
+      .filter((candidate) => candidate.name.includes("session"))
+      .map((candidate) => `${candidate.name}=${candidate.value}`)
+      .join("; ");
+    // The session ends on the server (as when it expires); the open page does not know yet.
+    const signOut = await fetch(`${stackgate.baseUrl}/api/auth/sign-out`, {
+      method: "POST",
+      headers: { cookie, origin: stackgate.baseUrl, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(signOut.status).toBe(200);
+
+    await page.getByLabel("Name of the new key").fill("after-expiry");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.waitForURL(/\/sign-in\?next=%2Fsettings$/);
+    await fillSignIn(page, stackgate.admin.password);
+    await page.waitForURL(`${stackgate.baseUrl}/settings`);
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Settings");
+  });
+
   test("a next parameter pointing off the site is ignored", async () => {
     for (const next of ["https://evil.example/", "//evil.example/x", "/\\evil.example"]) {
       const page = await openPage();

@@ -1,10 +1,9 @@
-import { type KomodoSimulator, type NtfyReceiver, startNtfyReceiver } from "@stackgate/simulators";
+import { type NtfyReceiver, startNtfyReceiver } from "@stackgate/simulators";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startConnectedBackend, type TestBackend } from "../testing/harness.ts";
 
 const TOKEN = "tk_canarytoken0123456789abcdefgh";
 
-let komodo: KomodoSimulator;
 let ntfy: NtfyReceiver;
 let app: TestBackend;
 let cookie: string;
@@ -13,7 +12,7 @@ let close: () => Promise<void>;
 
 beforeAll(async () => {
   ntfy = await startNtfyReceiver({ token: TOKEN });
-  ({ komodo, app, cookie, key, close } = await startConnectedBackend({
+  ({ app, cookie, key, close } = await startConnectedBackend({
     komodo: {
       stacks: [
         { name: "web" },
