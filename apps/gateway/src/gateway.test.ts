@@ -106,6 +106,36 @@ describe("gateway", () => {
     await reader.cancel();
   });
 
+  it("drops idle connections to a target before the target's keep-alive timeout closes them", async () => {
+    const connections: number[] = [];
+    const target = createServer((_req, res) => res.end("ok"));
+    // Node's default; its agent alone would keep the idle connection for 4 s (the hint minus 1 s).
+    target.keepAliveTimeout = 5000;
+    target.on("connection", () => connections.push(Date.now()));
+    const targetUrl = await listen(target);
+    const shortIdle = createGateway({
+      backendUrl: targetUrl,
+      frontendUrl: targetUrl,
+      version: "x",
+      idleConnectionMs: 300,
+    });
+    const shortIdleUrl = await listen(shortIdle);
+    try {
+      expect(await (await fetch(`${shortIdleUrl}/a`)).text()).toBe("ok");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await (await fetch(`${shortIdleUrl}/b`)).text()).toBe("ok");
+      expect(connections).toHaveLength(1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await (await fetch(`${shortIdleUrl}/c`)).text()).toBe("ok");
+      expect(connections).toHaveLength(2);
+    } finally {
+      shortIdle.closeAllConnections();
+      shortIdle.close();
+      target.closeAllConnections();
+      target.close();
+    }
+  });
+
   it("answers a prompt 502 with security headers when a target is down", async () => {
     const closed = createServer();
     const deadUrl = await listen(closed);

@@ -7,6 +7,8 @@ export interface GatewayOptions {
   version: string;
   /** Keep X-Forwarded-Host/Proto set by a reverse proxy in front of us instead of overwriting them. */
   trustProxy?: boolean;
+  /** How long a kept-alive connection to a target may sit idle; below the targets' keep-alive timeout. */
+  idleConnectionMs?: number;
 }
 
 const contentSecurityPolicy = [
@@ -54,10 +56,19 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
 }
 
 /** The single published entry point: routes to backend or frontend and answers /health itself. */
-export function createGateway({ backendUrl, frontendUrl, version, trustProxy = false }: GatewayOptions) {
-  // Reused connections to backend and frontend: a new TCP connection per request costs more than the request.
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const proxy = createProxyServer({ xfwd: true, ws: false, agent });
+export function createGateway({
+  backendUrl,
+  frontendUrl,
+  version,
+  trustProxy = false,
+  idleConnectionMs = 4000,
+}: GatewayOptions) {
+  // Reused connections to backend and frontend: a new TCP connection per request costs more than the
+  // request. An idle one is dropped before the target's own keep-alive timeout (Node's default: 5 s)
+  // would close it, so a request is never sent down a connection the other end is closing, also for
+  // targets that send no Keep-Alive hint for Node's agent to follow.
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: idleConnectionMs });
+  const proxy = createProxyServer({ xfwd: true, ws: false, agent, connectTimeout: 5000 });
 
   proxy.on("proxyRes", (proxyRes) => {
     Object.assign(proxyRes.headers, securityHeaders);
