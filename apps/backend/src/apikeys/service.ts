@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { apiKey, user } from "../db/schema.ts";
 import type { Clock } from "../platform/clock.ts";
@@ -25,6 +25,14 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
     createdAt: apiKey.createdAt,
     lastUsedAt: apiKey.lastUsedAt,
   };
+
+  // Every pipeline request looks its key up: prepared once, not built and prepared per request.
+  const findByHash = db
+    .select({ keyId: apiKey.id, keyName: apiKey.name, userId: apiKey.userId, lastUsedAt: apiKey.lastUsedAt })
+    .from(apiKey)
+    .innerJoin(user, eq(user.id, apiKey.userId))
+    .where(eq(apiKey.keyHash, sql.placeholder("keyHash")))
+    .prepare();
 
   return {
     list(userId: string) {
@@ -66,17 +74,7 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
     /** The key's owner, or null for an unknown or revoked key. */
     verify(key: string): KeyOwner | null {
       if (!key.startsWith(KEY_PREFIX)) return null;
-      const found = db
-        .select({
-          keyId: apiKey.id,
-          keyName: apiKey.name,
-          userId: apiKey.userId,
-          lastUsedAt: apiKey.lastUsedAt,
-        })
-        .from(apiKey)
-        .innerJoin(user, eq(user.id, apiKey.userId))
-        .where(eq(apiKey.keyHash, hashKey(key)))
-        .get();
+      const found = findByHash.get({ keyHash: hashKey(key) });
       if (!found) return null;
       const now = clock.now();
       if (!found.lastUsedAt || now - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {

@@ -1,4 +1,4 @@
-import { desc, gte } from "drizzle-orm";
+import { desc, gte, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { deployHistory } from "../db/schema.ts";
 import type { Clock } from "../platform/clock.ts";
@@ -27,9 +27,26 @@ function count(tally: Tally, success: boolean) {
 export function createHistoryService({ db, clock }: { db: Database; clock: Clock }) {
   const publicFields = ({ userId: _userId, startedAt: _startedAt, ...entry }: HistoryEntry) => entry;
 
+  // Written by every deploy: prepared once.
+  const insertEntry = db
+    .insert(deployHistory)
+    .values({
+      id: sql.placeholder("id"),
+      createdAt: sql.placeholder("createdAt"),
+      startedAt: sql.placeholder("startedAt"),
+      actor: sql.placeholder("actor"),
+      via: sql.placeholder("via"),
+      userId: sql.placeholder("userId"),
+      stack: sql.placeholder("stack"),
+      action: sql.placeholder("action"),
+      success: sql.placeholder("success"),
+      message: sql.placeholder("message"),
+    })
+    .prepare();
+
   return {
     record(entry: NewHistoryEntry) {
-      db.insert(deployHistory).values(entry).run();
+      insertEntry.run({ userId: null, ...entry });
     },
 
     /** The last 100 actions, newest first. */
