@@ -1,5 +1,5 @@
 import { useT } from "../I18nProvider.tsx";
-import { KeyIcon, PersonIcon } from "../ui/extra-icons.tsx";
+import { KeyIcon, PersonIcon } from "../icons.tsx";
 
 const KEY_PREFIX = "API Key: ";
 

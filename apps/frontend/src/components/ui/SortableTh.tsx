@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { SortIcon } from "./extra-icons.tsx";
+import { SortIcon } from "../icons.tsx";
 import { Th } from "./Table.tsx";
 
 export type SortDirection = "ascending" | "descending";

@@ -1,3 +1,4 @@
+export * from "../icons.tsx";
 export { Badge, StatusMark, type StatusMarkProps } from "./Badge.tsx";
 export { Button, type ButtonProps, type ButtonSize, type ButtonVariant, buttonClasses } from "./Button.tsx";
 export { Card, type CardProps } from "./Card.tsx";
@@ -7,7 +8,6 @@ export { CopyButton, type CopyButtonProps } from "./CopyButton.tsx";
 export { ConfirmDialog, type ConfirmDialogProps, Dialog, type DialogProps } from "./Dialog.tsx";
 export { EmptyState, type EmptyStateProps } from "./EmptyState.tsx";
 export { ErrorState, type ErrorStateProps } from "./ErrorState.tsx";
-export * from "./extra-icons.tsx";
 export {
   inputClasses,
   SelectField,
