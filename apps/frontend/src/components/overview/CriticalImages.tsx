@@ -1,11 +1,10 @@
 import { useT } from "../I18nProvider.tsx";
 import type { ImageScan } from "../stacks/model.ts";
-import { QueryContent } from "../stacks/QueryContent.tsx";
 import { useImageScansQuery } from "../stacks/queries.ts";
 import { SeverityBadges, securityHref } from "../stacks/Vulnerabilities.tsx";
-import { Card } from "../ui/Card.tsx";
 import { Code } from "../ui/Code.tsx";
 import { Spinner } from "../ui/Spinner.tsx";
+import { OverviewPanel } from "./OverviewPanel.tsx";
 
 const SHOWN_IMAGES = 6;
 
@@ -14,26 +13,18 @@ export function CriticalImages({ className }: { className?: string }) {
   const t = useT();
   const query = useImageScansQuery();
   return (
-    <Card
+    <OverviewPanel
       title={t("overview.critical.title")}
-      flush
+      allHref="/security"
+      allLabel={t("overview.critical.all")}
       className={className}
-      actions={
-        <a href="/security" className="text-xs font-medium underline underline-offset-2">
-          {t("overview.critical.all")}
-        </a>
-      }
+      query={query}
+      loadingLabel={t("overview.critical.loading")}
+      errorTitle={t("overview.critical.loadFailed")}
+      compact
     >
-      <QueryContent
-        query={query}
-        loadingLabel={t("overview.critical.loading")}
-        errorTitle={t("overview.critical.loadFailed")}
-        padded
-        compact
-      >
-        {({ images }) => <CriticalImageList images={images} />}
-      </QueryContent>
-    </Card>
+      {({ images }) => <CriticalImageList images={images} />}
+    </OverviewPanel>
   );
 }
 

@@ -1,10 +1,9 @@
 import { useT } from "../I18nProvider.tsx";
 import type { HistoryEntry } from "../stacks/model.ts";
-import { QueryContent } from "../stacks/QueryContent.tsx";
 import { useHistoryOverviewQuery } from "../stacks/queries.ts";
-import { Card } from "../ui/Card.tsx";
 import { RelativeTime } from "../ui/RelativeTime.tsx";
 import { stackHref } from "../ui/StackLink.tsx";
+import { OverviewPanel } from "./OverviewPanel.tsx";
 
 const SHOWN_FAILURES = 5;
 
@@ -13,31 +12,23 @@ export function RecentFailures({ className }: { className?: string }) {
   const t = useT();
   const query = useHistoryOverviewQuery();
   return (
-    <Card
+    <OverviewPanel
       title={t("overview.failures.title")}
-      flush
+      allHref="/history"
+      allLabel={t("overview.failures.all")}
       className={className}
-      actions={
-        <a href="/history" className="text-xs font-medium underline underline-offset-2">
-          {t("overview.failures.all")}
-        </a>
-      }
+      query={query}
+      loadingLabel={t("overview.failures.loading")}
+      errorTitle={t("overview.failures.loadFailed")}
     >
-      <QueryContent
-        query={query}
-        loadingLabel={t("overview.failures.loading")}
-        errorTitle={t("overview.failures.loadFailed")}
-        padded
-      >
-        {({ recentFailures }) =>
-          recentFailures.length === 0 ? (
-            <p className="px-4 py-3 text-sm text-fg-muted">{t("overview.failures.none")}</p>
-          ) : (
-            <FailureList failures={recentFailures.slice(0, SHOWN_FAILURES)} />
-          )
-        }
-      </QueryContent>
-    </Card>
+      {({ recentFailures }) =>
+        recentFailures.length === 0 ? (
+          <p className="px-4 py-3 text-sm text-fg-muted">{t("overview.failures.none")}</p>
+        ) : (
+          <FailureList failures={recentFailures.slice(0, SHOWN_FAILURES)} />
+        )
+      }
+    </OverviewPanel>
   );
 }
 
