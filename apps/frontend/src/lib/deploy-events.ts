@@ -1,5 +1,5 @@
 import type { deployEvent, deployRun } from "@stackgate/contract";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { z } from "zod";
 import { api } from "./api.ts";
 
@@ -17,21 +17,25 @@ const MAX_BACKOFF_MS = 30_000;
  */
 const listeners = new Set<Listener>();
 const storeListeners = new Set<() => void>();
-let running: DeployRun[] = [];
-let connected = false;
+interface LiveState {
+  running: DeployRun[];
+  connected: boolean;
+}
+const disconnected: LiveState = { running: [], connected: false };
+/** Replaced, never mutated, so React sees each change as a new snapshot. */
+let state = disconnected;
 let controller: AbortController | undefined;
 
-function setState(next: { running?: DeployRun[]; connected?: boolean }) {
-  if (next.running) running = next.running;
-  if (next.connected !== undefined) connected = next.connected;
+function setState(next: Partial<LiveState>) {
+  state = { ...state, ...next };
   for (const notify of storeListeners) notify();
 }
 
 function apply(event: DeployEvent) {
   if (event.type === "subscribed") setState({ running: event.running, connected: true });
   else if (event.type === "started")
-    setState({ running: [...running.filter((run) => run.id !== event.run.id), event.run] });
-  else setState({ running: running.filter((run) => run.id !== event.run.id) });
+    setState({ running: [...state.running.filter((run) => run.id !== event.run.id), event.run] });
+  else setState({ running: state.running.filter((run) => run.id !== event.run.id) });
   for (const listener of listeners) listener(event);
 }
 
@@ -66,7 +70,7 @@ export function subscribeDeployEvents(listener: Listener): () => void {
     if (listeners.size === 0 && storeListeners.size === 0) {
       controller?.abort();
       controller = undefined;
-      setState({ running: [], connected: false });
+      setState(disconnected);
     }
   };
 }
@@ -80,26 +84,18 @@ function subscribeStore(notify: () => void) {
   };
 }
 
-const noRuns: DeployRun[] = [];
-
 /** The deploys in progress right now, from anyone (people and pipelines), kept live. */
-export function useRunningDeploys(): { running: DeployRun[]; connected: boolean } {
-  const current = useSyncExternalStore(
+export function useRunningDeploys(): LiveState {
+  return useSyncExternalStore(
     subscribeStore,
-    () => running,
-    () => noRuns,
+    () => state,
+    () => disconnected,
   );
-  const isConnected = useSyncExternalStore(
-    subscribeStore,
-    () => connected,
-    () => false,
-  );
-  return { running: current, connected: isConnected };
 }
 
 /** Calls `onEvent` for every deploy event while the component is mounted. */
 export function useDeployEvents(onEvent: Listener) {
-  const [handler] = useState(() => ({ current: onEvent }));
+  const handler = useRef(onEvent);
   handler.current = onEvent;
-  useEffect(() => subscribeDeployEvents((event) => handler.current(event)), [handler]);
+  useEffect(() => subscribeDeployEvents((event) => handler.current(event)), []);
 }
