@@ -321,6 +321,8 @@ describe("Komodo simulator: actions and Updates", () => {
     sim.faults.setStack("web", { forbidden: undefined, busy: true });
     const busy = await execute(sim, "DeployStack", "web");
     const failedDeploy = await execute(sim, "DeployStack", "docs");
+    // The deploy must finish first, or the pull meets a busy stack.
+    await sim.settle();
     const failedPull = await execute(sim, "PullStack", "docs");
     await sim.settle();
 
