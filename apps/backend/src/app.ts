@@ -98,12 +98,14 @@ export async function createBackend({
     services: { connection, notify, history, events, stacks, deploy, scans },
     /**
      * Stops in order: running deploys get `graceMs` to finish and are all recorded and
-     * published, event streams end, running scans are recorded as interrupted, the database closes.
+     * published, event streams end, running scans are recorded as interrupted, the connections to
+     * Komodo and the database close.
      */
     async close({ graceMs = 0 }: { graceMs?: number } = {}) {
       await deploy.shutdown(graceMs);
       events.close();
       await scans.close();
+      connection.close();
       database.close();
     },
   };

@@ -34,6 +34,7 @@ export function createConnectionService({
   const load = () => db.select().from(upstreamConnection).get();
   let client: KomodoClient | null = null;
 
+  // A replaced client is not closed: deploys may still be using it. Its idle connections time out.
   const reload = () => {
     const row = load();
     client = row
@@ -102,6 +103,9 @@ export function createConnectionService({
       reload();
       return true;
     },
+
+    /** Closes the current client's connections (the backend is stopping). */
+    close: () => client?.close(),
   };
 }
 

@@ -31,39 +31,34 @@ const NETWORK_REASONS: Record<string, string> = {
   ECONNREFUSED: "connection refused",
   ECONNRESET: "connection reset",
   EPIPE: "connection closed unexpectedly",
-  UND_ERR_SOCKET: "connection closed unexpectedly",
   ENOTFOUND: "host not found",
   EAI_AGAIN: "host name lookup failed",
   ETIMEDOUT: "connection timed out",
-  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
   EHOSTUNREACH: "host unreachable",
   ENETUNREACH: "network unreachable",
 };
 
 /**
- * A short human reason for a failed `fetch`, built only from error codes: the raw messages are not
- * used because some (an invalid header value) quote the header, and so the secret.
+ * A short human reason for a failed request, built only from error codes: the raw messages are not
+ * used because some could quote what was sent.
  */
 export function networkFailureReason(error: unknown): string {
-  const cause = (error as { cause?: unknown } | null)?.cause;
-  const code = errorCode(cause);
+  const code = errorCode(error);
   if (code && NETWORK_REASONS[code]) return NETWORK_REASONS[code];
+  if (code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN") {
+    return "the key or secret contains characters that are not allowed in an HTTP header";
+  }
   if (code && (code.includes("CERT") || code.startsWith("ERR_TLS") || code.startsWith("ERR_SSL"))) {
     return `TLS certificate not accepted (${code})`;
   }
-  if (code) return `network error (${code})`;
-  if (cause instanceof Error && cause.message === "bad port") return "fetch refuses to connect to that port";
-  if (error instanceof TypeError && /header/i.test(error.message)) {
-    return "the key or secret contains characters that are not allowed in an HTTP header";
-  }
-  return "network error";
+  return code ? `network error (${code})` : "network error";
 }
 
-function errorCode(cause: unknown): string | undefined {
-  if (typeof cause !== "object" || cause === null) return undefined;
-  const code = (cause as { code?: unknown }).code;
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
   if (typeof code === "string") return code;
   // Connecting to a name with several addresses fails with an AggregateError of per-address errors.
-  const first = (cause as { errors?: unknown[] }).errors?.[0];
+  const first = (error as { errors?: unknown[] }).errors?.[0];
   return first === undefined ? undefined : errorCode(first);
 }

@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import {
@@ -11,9 +11,22 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createKomodoClient, failedUpdateReason, UpstreamError } from "./komodo-client.ts";
 
 const started: KomodoSimulator[] = [];
+const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((sim) => sim.close()));
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
+
+/** A plain HTTP server playing Komodo badly, and its URL. */
+async function serve(handler: RequestListener) {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
 
 async function start(options: KomodoSimulatorOptions = {}): Promise<KomodoSimulator> {
   const sim = await startKomodoSimulator(options);
@@ -270,21 +283,52 @@ describe("Komodo client: errors", () => {
   });
 
   it("does not follow redirects, so the secret stays with the configured host", async () => {
-    const redirecting = createServer((_request, response) => {
+    const { url } = await serve((_request, response) => {
       response.writeHead(307, { location: "https://elsewhere.example/read/GetVersion" });
       response.end();
     });
-    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
-    try {
-      const { port } = redirecting.address() as AddressInfo;
-      const error = await upstreamFailure(
-        createKomodoClient({ url: `http://127.0.0.1:${port}`, key: "k", secret: "s" }).getVersion(),
-      );
-      expect(error).toMatchObject({ kind: "rejected", status: 307 });
-      expect(error.message).toContain("redirects to https://elsewhere.example/read/GetVersion");
-    } finally {
-      await new Promise((resolve) => redirecting.close(resolve));
-    }
+    const error = await upstreamFailure(createKomodoClient({ url, key: "k", secret: "s" }).getVersion());
+    expect(error).toMatchObject({ kind: "rejected", status: 307 });
+    expect(error.message).toContain("redirects to https://elsewhere.example/read/GetVersion");
+  });
+
+  it("times out an answer that stops halfway", async () => {
+    const { url } = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write('{"version": ');
+    });
+    const client = createKomodoClient({ url, key: "k", secret: "s" }, { timeoutMs: 150 });
+    expect(await upstreamFailure(client.getVersion())).toMatchObject({ kind: "timeout" });
+  });
+
+  it("reports a connection that breaks halfway through the answer", async () => {
+    const { url } = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      response.write('{"version": ', () => response.socket?.destroy());
+    });
+    const error = await upstreamFailure(createKomodoClient({ url, key: "k", secret: "s" }).getVersion());
+    expect(error.kind).toBe("unreachable");
+    expect(error.message).toMatch(/is unreachable: connection (reset|closed unexpectedly)$/);
+  });
+
+  it("reuses connections, and gets over a server closing them while idle", async () => {
+    const { server, url } = await serve((request, response) => {
+      // Read first: Node closes a connection whose request body was left unread.
+      request.resume().on("end", () => {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end('{"version":"2.3.2"}');
+      });
+    });
+    const connections: unknown[] = [];
+    server.on("connection", (socket) => connections.push(socket));
+    const client = createKomodoClient({ url, key: "k", secret: "s" });
+    for (let call = 0; call < 5; call++) await client.getVersion();
+    expect(connections).toHaveLength(1);
+    server.closeIdleConnections();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await client.getVersion()).toBe("2.3.2");
+    expect(connections).toHaveLength(2);
+    client.close();
   });
 
   it("refuses URLs that are not http(s)", () => {
@@ -341,7 +385,7 @@ describe("Komodo client: secrets", () => {
   });
 
   it("redacts the secret when a server echoes it back", async () => {
-    const echo = createServer((request, response) => {
+    const { url } = await serve((request, response) => {
       response.writeHead(500, { "content-type": "application/json" });
       response.end(
         JSON.stringify({
@@ -350,22 +394,13 @@ describe("Komodo client: secrets", () => {
         }),
       );
     });
-    await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
-    try {
-      const { port } = echo.address() as AddressInfo;
-      const error = await upstreamFailure(
-        createKomodoClient({ url: `http://127.0.0.1:${port}`, key, secret }).getVersion(),
-      );
-      expect(error).toMatchObject({
-        kind: "rejected",
-        message: "bad secret [redacted]",
-        detail: "key [redacted]",
-      });
-      expect(leaks(error)).toBe(false);
-    } finally {
-      echo.closeAllConnections();
-      await new Promise((resolve) => echo.close(resolve));
-    }
+    const error = await upstreamFailure(createKomodoClient({ url, key, secret }).getVersion());
+    expect(error).toMatchObject({
+      kind: "rejected",
+      message: "bad secret [redacted]",
+      detail: "key [redacted]",
+    });
+    expect(leaks(error)).toBe(false);
   });
 });
 

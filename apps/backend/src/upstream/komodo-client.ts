@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Types } from "komodo_client";
 import { networkFailureReason, UpstreamError } from "./errors.ts";
+import { createTransport, type TransportResponse } from "./transport.ts";
 import { failedUpdateReason, isComplete } from "./updates.ts";
 
 export { UpstreamError, type UpstreamErrorKind } from "./errors.ts";
@@ -32,7 +33,6 @@ type Api = "read" | "write" | "execute";
 
 const FIRST_POLL_MS = 10;
 const MAX_POLL_MS = 1_000;
-/** Guards `listAllStacks` against a server that keeps inventing pages. */
 
 export type KomodoClient = ReturnType<typeof createKomodoClient>;
 
@@ -45,28 +45,25 @@ export function createKomodoClient(
   { timeoutMs = 10_000 }: KomodoClientOptions = {},
 ) {
   const base = baseUrl(connection.url);
+  const transport = createTransport(base.startsWith("https:"));
   const where = `Komodo at ${base}`;
   const redact = redactor([connection.key, connection.secret]);
 
   async function call(api: Api, type: string, params: object, signal?: AbortSignal, budgetMs = timeoutMs) {
     const timeout = AbortSignal.timeout(budgetMs);
-    let response: Response;
-    let text: string;
+    let response: TransportResponse;
     try {
-      response = await fetch(`${base}/${api}/${type}`, {
-        method: "POST",
-        headers: {
+      response = await transport.post(
+        `${base}/${api}/${type}`,
+        {
           "content-type": "application/json",
           accept: "application/json",
           "x-api-key": connection.key,
           "x-api-secret": connection.secret,
         },
-        body: JSON.stringify(params),
-        // Never follow a redirect: the secret header would go along to wherever it points.
-        redirect: "manual",
-        signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
-      });
-      text = await response.text();
+        JSON.stringify(params),
+        signal ? AbortSignal.any([timeout, signal]) : timeout,
+      );
     } catch (error) {
       if (timeout.aborted) {
         throw new UpstreamError("timeout", `${where} did not answer within ${budgetMs} ms`);
@@ -74,27 +71,26 @@ export function createKomodoClient(
       if (signal?.aborted) throw signal.reason;
       throw new UpstreamError("unreachable", `${where} is unreachable: ${networkFailureReason(error)}`);
     }
-    return interpret(response, text);
+    return interpret(response);
   }
 
-  function interpret(response: Response, text: string): unknown {
-    if (response.status >= 300 && response.status < 400) {
-      const location = response.headers.get("location") ?? "another address";
-      const message = redact(`${where} redirects to ${location}; use that address`);
-      throw new UpstreamError("rejected", message, { status: response.status });
+  function interpret({ status, location, text }: TransportResponse): unknown {
+    if (status >= 300 && status < 400) {
+      const message = redact(`${where} redirects to ${location ?? "another address"}; use that address`);
+      throw new UpstreamError("rejected", message, { status });
     }
     const body = parseJson(text);
-    if (response.ok) {
+    if (status >= 200 && status < 300) {
       if (body === undefined) throw badResponse("a body that is not JSON");
       return body;
     }
     if (isKomodoError(body)) {
       const detail = Array.isArray(body.trace) ? redact(body.trace.join("\n")) : undefined;
-      throw new UpstreamError("rejected", redact(body.error), { status: response.status, detail });
+      throw new UpstreamError("rejected", redact(body.error), { status, detail });
     }
     const snippet = text.replace(/\s+/g, " ").trim().slice(0, 200);
-    const message = redact(`${where} answered HTTP ${response.status}: ${snippet}`);
-    throw new UpstreamError("rejected", message, { status: response.status });
+    const message = redact(`${where} answered HTTP ${status}: ${snippet}`);
+    throw new UpstreamError("rejected", message, { status });
   }
 
   function badResponse(what: string): UpstreamError {
@@ -210,6 +206,9 @@ export function createKomodoClient(
     /** Deletes the stack (Komodo takes it down first) and returns it; `id` may be the name. */
     deleteStack: (id: string) =>
       call("write", "DeleteStack", { id } satisfies Types.DeleteStack) as Promise<Types.Stack>,
+
+    /** Closes the kept-alive connections to Komodo; calls made afterwards open new ones. */
+    close: () => transport.close(),
   };
 }
 

@@ -1,0 +1,69 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+
+export interface TransportResponse {
+  status: number;
+  location: string | undefined;
+  text: string;
+}
+
+export interface Transport {
+  /** POSTs a JSON body; resolves with the answer, whatever its status. Redirects are never followed. */
+  post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    signal: AbortSignal,
+  ): Promise<TransportResponse>;
+  /** Closes the kept-alive connections. */
+  close(): void;
+}
+
+/**
+ * HTTP/1.1 over kept-alive connections, on `node:http`. The client was first built on `fetch`; under
+ * a burst of deploys, fetch (undici and its web streams) was the backend's largest cost, about three
+ * times what `node:http` costs per call (bench/RESULTS.md). An idle connection is dropped after
+ * `idleMs`, before a server with Node's default keep-alive (5 s) would close it under a request.
+ */
+export function createTransport(secure: boolean, idleMs = 4_000): Transport {
+  const options = { keepAlive: true, maxSockets: 256, timeout: idleMs };
+  const agent = secure ? new HttpsAgent(options) : new HttpAgent(options);
+  const send = secure ? httpsRequest : httpRequest;
+
+  return {
+    post(url, headers, body, signal) {
+      return new Promise((resolve, reject) => {
+        const outgoing = send(
+          url,
+          {
+            method: "POST",
+            agent,
+            signal,
+            headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+          },
+          (response) => readAll(response).then(resolve, reject),
+        );
+        outgoing.on("error", reject);
+        outgoing.end(body);
+      });
+    },
+    close: () => agent.destroy(),
+  };
+}
+
+function readAll(response: IncomingMessage): Promise<TransportResponse> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on("data", (chunk: Buffer) => chunks.push(chunk));
+    response.on("error", reject);
+    response.on("end", () => {
+      // A connection that broke mid-answer ends the body early: not an answer to use.
+      if (!response.complete) return reject(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      resolve({
+        status: response.statusCode ?? 0,
+        location: response.headers.location,
+        text: Buffer.concat(chunks).toString("utf8"),
+      });
+    });
+  });
+}
