@@ -47,6 +47,17 @@ describe("API keys", () => {
     expect(after.json.message).toMatch(/not valid/);
   });
 
+  it("stops a key working when its owner is deleted", async () => {
+    await app.addUser("carol@example.test", "carol-password-123", "Carol");
+    const carolCookie = await app.signIn("carol@example.test", "carol-password-123");
+    const { key } = await app.createApiKey(carolCookie, "carols-pipeline");
+    expect((await app.request("/api/v0/history", { headers: { "x-api-key": key } })).status).toBe(200);
+    const context = await app.backend.auth.$context;
+    const carol = await context.internalAdapter.findUserByEmail("carol@example.test");
+    await context.internalAdapter.deleteUser(carol!.user.id);
+    expect((await app.request("/api/v0/history", { headers: { "x-api-key": key } })).status).toBe(401);
+  });
+
   it("answers 404 for another user's key and leaves it working", async () => {
     await app.addUser("bob@example.test", "bob-password-123", "Bob");
     const bobCookie = await app.signIn("bob@example.test", "bob-password-123");

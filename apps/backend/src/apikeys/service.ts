@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
-import { apiKey, user } from "../db/schema.ts";
+import { apiKey } from "../db/schema.ts";
 import type { Clock } from "../platform/clock.ts";
 
 const KEY_PREFIX = "sg_";
@@ -26,11 +26,11 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
     lastUsedAt: apiKey.lastUsedAt,
   };
 
-  // Every pipeline request looks its key up: prepared once, not built and prepared per request.
+  // Every pipeline request looks its key up: prepared once, not built and prepared per request. A
+  // key whose owner is deleted goes with them (foreign key, on delete cascade), so no join is needed.
   const findByHash = db
     .select({ keyId: apiKey.id, keyName: apiKey.name, userId: apiKey.userId, lastUsedAt: apiKey.lastUsedAt })
     .from(apiKey)
-    .innerJoin(user, eq(user.id, apiKey.userId))
     .where(eq(apiKey.keyHash, sql.placeholder("keyHash")))
     .prepare();
 
