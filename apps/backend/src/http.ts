@@ -1,10 +1,10 @@
+import type { OpenAPIHandlerOptions } from "@orpc/openapi/fetch";
+import { StandardOpenAPICodec, StandardOpenAPIMatcher } from "@orpc/openapi/standard";
 import {
   StandardBracketNotationSerializer,
   type StandardOpenAPIJsonSerializer,
   StandardOpenAPISerializer,
 } from "@orpc/openapi-client/standard";
-import type { OpenAPIHandlerOptions } from "@orpc/openapi/fetch";
-import { StandardOpenAPICodec, StandardOpenAPIMatcher } from "@orpc/openapi/standard";
 import { type AnyRouter, ORPCError, onError, ValidationError } from "@orpc/server";
 import { FetchHandler, RPCHandler } from "@orpc/server/fetch";
 import { StandardHandler } from "@orpc/server/standard";
