@@ -36,6 +36,12 @@ export interface TestBrowser {
    * deliberate 401/404/503 answers are left out.
    */
   takeErrors(): string[];
+  /**
+   * Closes every page opened so far and returns what went wrong in them (as `takeErrors`). Pages
+   * left open keep their event streams, queries and timers running and slow down every test after
+   * them (the /stacks time to interactive doubled).
+   */
+  finishTest(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -57,6 +63,8 @@ export async function startBrowser(): Promise<TestBrowser> {
   });
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
+  /** Pages being closed: what they report while they go away is not a test's error. */
+  const retired = new WeakSet<Page>();
 
   return {
     async openPage({ baseUrl, viewport = "desktop", theme, lang, signedInTo }) {
@@ -74,8 +82,11 @@ export async function startBrowser(): Promise<TestBrowser> {
       if (cookies.length > 0)
         await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: baseUrl })));
       const page = await context.newPage();
-      page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
+      page.on("pageerror", (error) => {
+        if (!retired.has(page)) errors.push(`${page.url()}: ${error.message}`);
+      });
       page.on("console", (message) => {
+        if (retired.has(page)) return;
         if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
           errors.push(`${page.url()}: ${message.text()}`);
         }
@@ -83,6 +94,13 @@ export async function startBrowser(): Promise<TestBrowser> {
       return page;
     },
     takeErrors: () => errors.splice(0),
+    async finishTest() {
+      const seen = errors.splice(0);
+      const open = contexts.splice(0);
+      for (const context of open) for (const page of context.pages()) retired.add(page);
+      await Promise.all(open.map((context) => context.close()));
+      return seen;
+    },
     async close() {
       await Promise.all(contexts.map((context) => context.close()));
       await browser.close();

@@ -31,8 +31,8 @@ beforeAll(async () => {
   pipelineKey = await createKey(scenario.stackgate, "deploy-web");
 });
 
-afterEach(() => {
-  expect(browser.takeErrors()).toEqual([]);
+afterEach(async () => {
+  expect(await browser.finishTest()).toEqual([]);
 });
 
 afterAll(async () => {

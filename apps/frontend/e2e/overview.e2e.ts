@@ -37,8 +37,8 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  expect(world.browser.takeErrors()).toEqual([]);
   await world.komodo.faults.reset();
+  expect(await world.browser.finishTest()).toEqual([]);
 });
 
 afterAll(async () => {

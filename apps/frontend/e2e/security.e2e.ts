@@ -33,8 +33,8 @@ beforeAll(async () => {
   ]);
 });
 
-afterEach(() => {
-  expect(browser.takeErrors()).toEqual([]);
+afterEach(async () => {
+  expect(await browser.finishTest()).toEqual([]);
 });
 
 afterAll(async () => {

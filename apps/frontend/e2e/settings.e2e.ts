@@ -22,8 +22,8 @@ beforeAll(async () => {
   [scenario, browser] = await Promise.all([startScenario({ ntfyToken: NTFY_TOKEN }), startBrowser()]);
 });
 
-afterEach(() => {
-  expect(browser.takeErrors()).toEqual([]);
+afterEach(async () => {
+  expect(await browser.finishTest()).toEqual([]);
 });
 
 afterAll(async () => {

@@ -20,8 +20,8 @@ beforeAll(async () => {
   [stackgate, browser] = await Promise.all([startStackgate(), startBrowser()]);
 });
 
-afterEach(() => {
-  expect(browser.takeErrors()).toEqual([]);
+afterEach(async () => {
+  expect(await browser.finishTest()).toEqual([]);
 });
 
 afterAll(async () => {

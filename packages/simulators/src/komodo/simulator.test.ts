@@ -1,5 +1,5 @@
 import type { Types } from "komodo_client";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { AUTO_REDEPLOY_OPERATOR } from "./actions.ts";
 import { DEMO_DEPLOY_ERROR, demoStacks, generateStacks } from "./seeds.ts";
 import { type KomodoSimulator, type KomodoSimulatorOptions, startKomodoSimulator } from "./simulator.ts";
@@ -245,7 +245,8 @@ describe("Komodo simulator: actions and Updates", () => {
           ],
         },
       ],
-      faults: { updateDelayMs: 30 },
+      // Long enough that the state in between is seen even on a busy machine.
+      faults: { updateDelayMs: 300 },
     });
     await execute(sim, "DestroyStack", "web");
     await sim.settle();
@@ -299,7 +300,7 @@ describe("Komodo simulator: actions and Updates", () => {
   });
 
   it("a second action on a busy stack replies 200, then fails with a Task Error", async () => {
-    const sim = await start({ stacks: [{ name: "web" }], faults: { updateDelayMs: 40 } });
+    const sim = await start({ stacks: [{ name: "web" }], faults: { updateDelayMs: 300 } });
     const first = await execute(sim, "DeployStack", "web");
     const second = await execute(sim, "PullStack", "web");
     expect(second.status).toBe("InProgress");
@@ -352,12 +353,11 @@ describe("Komodo simulator: actions and Updates", () => {
 
   it("completes slow stacks later than others", async () => {
     const sim = await start({
-      stacks: [{ name: "slow", faults: { updateDelayMs: 150 } }, { name: "quick" }],
+      stacks: [{ name: "slow", faults: { updateDelayMs: 5_000 } }, { name: "quick" }],
     });
     const slow = await execute(sim, "PullStack", "slow");
     const quick = await execute(sim, "PullStack", "quick");
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect((await getUpdate(sim, quick)).status).toBe("Complete");
+    await vi.waitFor(async () => expect((await getUpdate(sim, quick)).status).toBe("Complete"));
     expect((await getUpdate(sim, slow)).status).toBe("InProgress");
   });
 
