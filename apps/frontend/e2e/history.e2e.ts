@@ -1,18 +1,12 @@
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import {
-  hydrated,
-  type OpenPageOptions,
-  saveScreenshot,
-  screenshotDir,
-  startBrowser,
-  type TestBrowser,
-} from "./browser.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { hydrated, type OpenPageOptions, saveScreenshot, startBrowser, type TestBrowser } from "./browser.ts";
 import {
   callAsAdmin,
   callWithKey,
   connectKomodo,
   createKey,
+  endTestsOf,
   FAILING_DEPLOY_ERROR,
   overflowing,
   type Scenario,
@@ -31,15 +25,7 @@ beforeAll(async () => {
   pipelineKey = await createKey(scenario.stackgate, "deploy-web");
 });
 
-afterEach(async () => {
-  expect(await browser.finishTest()).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await scenario?.stop();
-  console.log(`${screenshots.length} screenshots in ${screenshotDir()}`);
-});
+endTestsOf(() => ({ browser, scenario, screenshots }));
 
 const baseUrl = () => scenario.stackgate.baseUrl;
 

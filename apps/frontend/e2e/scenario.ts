@@ -12,7 +12,8 @@ import {
   startNtfyReceiver,
 } from "@stackgate/simulators";
 import type { Page } from "playwright-core";
-import { sessionCookies } from "./browser.ts";
+import { afterAll, afterEach, expect } from "vitest";
+import { screenshotDir, sessionCookies, type TestBrowser } from "./browser.ts";
 import { type Stackgate, startStackgate } from "./harness.ts";
 
 export const IMAGES = {
@@ -154,5 +155,23 @@ export function tableScrollsSideways(page: Page, name: string): Promise<boolean>
   return page.getByRole("table", { name }).evaluate((table) => {
     const box = table.parentElement;
     return box !== null && box.scrollWidth > box.clientWidth;
+  });
+}
+
+/**
+ * The hooks every scenario browser test file shares: after each test its pages close and must have
+ * reported no errors; after all, the browser and the scenario stop.
+ */
+export function endTestsOf(
+  parts: () => { browser?: TestBrowser; scenario?: Scenario; screenshots: string[] },
+) {
+  afterEach(async () => {
+    expect(await parts().browser!.finishTest()).toEqual([]);
+  });
+  afterAll(async () => {
+    const { browser, scenario, screenshots } = parts();
+    await browser?.close();
+    await scenario?.stop();
+    console.log(`${screenshots.length} screenshots in ${screenshotDir()}`);
   });
 }

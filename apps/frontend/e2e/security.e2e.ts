@@ -1,15 +1,9 @@
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import {
-  hydrated,
-  type OpenPageOptions,
-  saveScreenshot,
-  screenshotDir,
-  startBrowser,
-  type TestBrowser,
-} from "./browser.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { hydrated, type OpenPageOptions, saveScreenshot, startBrowser, type TestBrowser } from "./browser.ts";
 import {
   connectKomodo,
+  endTestsOf,
   IMAGES,
   overflowing,
   type Scenario,
@@ -33,15 +27,7 @@ beforeAll(async () => {
   ]);
 });
 
-afterEach(async () => {
-  expect(await browser.finishTest()).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await scenario?.stop();
-  console.log(`${screenshots.length} screenshots in ${screenshotDir()}`);
-});
+endTestsOf(() => ({ browser, scenario, screenshots }));
 
 const baseUrl = () => scenario.stackgate.baseUrl;
 const detailPath = (image: string) => `/security?image=${encodeURIComponent(image)}`;

@@ -1,16 +1,9 @@
 import { KOMODO_VERSION } from "@stackgate/simulators";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import {
-  hydrated,
-  type OpenPageOptions,
-  saveScreenshot,
-  screenshotDir,
-  startBrowser,
-  type TestBrowser,
-} from "./browser.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { hydrated, type OpenPageOptions, saveScreenshot, startBrowser, type TestBrowser } from "./browser.ts";
 import { freePort } from "./harness.ts";
-import { callWithKey, overflowing, type Scenario, startScenario } from "./scenario.ts";
+import { callWithKey, endTestsOf, overflowing, type Scenario, startScenario } from "./scenario.ts";
 
 const NTFY_TOKEN = "tk_e2e0settings0token0abcdefghij";
 
@@ -22,15 +15,7 @@ beforeAll(async () => {
   [scenario, browser] = await Promise.all([startScenario({ ntfyToken: NTFY_TOKEN }), startBrowser()]);
 });
 
-afterEach(async () => {
-  expect(await browser.finishTest()).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await scenario?.stop();
-  console.log(`${screenshots.length} screenshots in ${screenshotDir()}`);
-});
+endTestsOf(() => ({ browser, scenario, screenshots }));
 
 const baseUrl = () => scenario.stackgate.baseUrl;
 
