@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseTrivyReport, TrivyReportError } from "./trivy-report.ts";
 
-// The shared, read-only fixtures sit beside the repository root (four levels up from here).
-const FIXTURES = new URL("../../../../../shared/fixtures/trivy/", import.meta.url);
+// Real Trivy reports, copied verbatim; where each comes from: fixtures/SOURCES.md.
+const FIXTURES = new URL("./fixtures/", import.meta.url);
 
 function fixture(name: string): unknown {
   return JSON.parse(readFileSync(new URL(name, FIXTURES), "utf8"));

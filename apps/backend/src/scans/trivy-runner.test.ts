@@ -286,10 +286,7 @@ describe("runTrivyScan against the stand-in trivy", () => {
 });
 
 describe("classifyTrivyFailure on real Trivy error texts", () => {
-  const samplesFile = new URL(
-    "../../../../../shared/fixtures/trivy/trivy-error-samples.json",
-    import.meta.url,
-  );
+  const samplesFile = new URL("./fixtures/trivy-error-samples.json", import.meta.url);
   const samples = JSON.parse(readFileSync(samplesFile, "utf8")).samples as Array<{
     id: string;
     stderr: string;
