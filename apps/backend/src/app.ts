@@ -47,7 +47,7 @@ export async function createBackend({
   const apiKeys = createApiKeyService({ db, clock });
   const connection = createConnectionService({ db, secretBox, upstreamTimeoutMs: config.upstreamTimeoutMs });
   const notify = createNotifyService({ db, secretBox, logger, appUrl: config.appUrl });
-  const history = createHistoryService({ db, clock });
+  const history = createHistoryService({ db, clock, logger });
   const events = createDeployEventBus();
   const stacks = createStackService({ connection });
   const scans = createScanService({
@@ -69,6 +69,9 @@ export async function createBackend({
     onSucceeded: (stack) => void scans.queueStackImages(stack),
     onFailed: (run) => void notify.deployFailed(run),
   });
+  deploy.recoverInterrupted();
+  // Start-up's writes are done: from here on a locked database is answered 503 within moments.
+  database.serving();
 
   const os = createImplementer(createAuthenticator({ auth, apiKeys }));
   const router = os.router({
@@ -106,6 +109,8 @@ export async function createBackend({
       events.close();
       await scans.close();
       connection.close();
+      apiKeys.close();
+      history.close();
       database.close();
     },
   };

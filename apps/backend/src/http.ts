@@ -12,6 +12,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Auth } from "./auth/better-auth.ts";
 import { crossOriginGuard } from "./auth/origin-guard.ts";
+import { databaseOutage } from "./db/outage.ts";
 import { loadScalarBundle, referencePage } from "./openapi.ts";
 import type { Logger } from "./platform/logger.ts";
 
@@ -67,6 +68,18 @@ async function explainValidationErrors<T>({ next }: { next: () => Promise<T> }):
   }
 }
 
+/** The one place a locked, full or failing database becomes an answer: 503 with what is wrong. */
+async function answerDatabaseOutages<T>({ next }: { next: () => Promise<T> }): Promise<T> {
+  try {
+    return await next();
+  } catch (error) {
+    const outage = databaseOutage(error);
+    if (outage)
+      throw new ORPCError("SERVICE_UNAVAILABLE", { status: 503, message: outage.message, cause: error });
+    throw error;
+  }
+}
+
 export function createHttpApp({
   auth,
   router,
@@ -84,17 +97,18 @@ export function createHttpApp({
     if (!(error instanceof ORPCError) || error.status === 500) {
       logger.error({ err: error }, "request failed");
     } else if (error.status >= 500) {
-      // Komodo refusing, no connection, a timeout: expected events, worth a line but not a stack trace.
-      logger.warn({ status: error.status, reason: error.message }, "upstream failure");
+      // Komodo refusing, no connection, a timeout, a locked database: expected events, worth a line
+      // but not a stack trace.
+      logger.warn({ status: error.status, reason: error.message }, "request not served");
     }
   };
   const rpc = new RPCHandler(router, {
     eventIteratorKeepAliveInterval: 15_000,
-    clientInterceptors: [explainValidationErrors],
+    clientInterceptors: [explainValidationErrors, answerDatabaseOutages],
     interceptors: [onError(unexpected)],
   });
   const rest = restHandler(router, {
-    clientInterceptors: [explainValidationErrors],
+    clientInterceptors: [explainValidationErrors, answerDatabaseOutages],
     interceptors: [onError(unexpected)],
     // Deploy failures carry `success`, `stack` and `action` beside the message, for pipelines.
     customErrorResponseBodyEncoder: (error) => ({
@@ -157,6 +171,11 @@ export function createHttpApp({
 
   app.notFound((c) => c.json(errorJson("NOT_FOUND", 404, `No endpoint ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {
+    const outage = databaseOutage(error);
+    if (outage) {
+      logger.warn({ reason: outage.message, path: c.req.path }, "request not served");
+      return c.json(errorJson("SERVICE_UNAVAILABLE", 503, outage.message), 503);
+    }
     logger.error({ err: error }, "unhandled error");
     return c.json(errorJson("INTERNAL_SERVER_ERROR", 500, "Internal error; see the server log"), 500);
   });

@@ -2,12 +2,16 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { apiKey } from "../db/schema.ts";
+import { createWriteBehind } from "../db/write-behind.ts";
 import type { Clock } from "../platform/clock.ts";
 
 const KEY_PREFIX = "sg_";
 const VISIBLE_CHARACTERS = 9;
-/** Recording every use would cost a write per pipeline request; once a minute is precise enough. */
-const LAST_USED_RESOLUTION_MS = 60_000;
+/**
+ * Key uses are noted in memory and written together this often, off the request path: a
+ * pipeline request never waits for (or fails on) a write, even when the database is locked or full.
+ */
+const LAST_USED_FLUSH_MS = 5000;
 
 export interface KeyOwner {
   keyId: string;
@@ -29,10 +33,25 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
   // Every pipeline request looks its key up: prepared once, not built and prepared per request. A
   // key whose owner is deleted goes with them (foreign key, on delete cascade), so no join is needed.
   const findByHash = db
-    .select({ keyId: apiKey.id, keyName: apiKey.name, userId: apiKey.userId, lastUsedAt: apiKey.lastUsedAt })
+    .select({ keyId: apiKey.id, keyName: apiKey.name, userId: apiKey.userId })
     .from(apiKey)
     .where(eq(apiKey.keyHash, sql.placeholder("keyHash")))
     .prepare();
+
+  const setLastUsed = db
+    .update(apiKey)
+    .set({ lastUsedAt: sql`${sql.placeholder("lastUsedAt")}` })
+    .where(eq(apiKey.id, sql.placeholder("keyId")))
+    .prepare();
+
+  // A failed write is retried on the next round; a deleted key's update simply matches nothing.
+  const lastUses = createWriteBehind<Date>({
+    everyMs: LAST_USED_FLUSH_MS,
+    write: (entries) =>
+      db.transaction(() => {
+        for (const [keyId, usedAt] of entries) setLastUsed.run({ keyId, lastUsedAt: usedAt.getTime() });
+      }),
+  });
 
   return {
     list(userId: string) {
@@ -41,7 +60,8 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
         .from(apiKey)
         .where(eq(apiKey.userId, userId))
         .orderBy(desc(apiKey.createdAt))
-        .all();
+        .all()
+        .map((key) => ({ ...key, lastUsedAt: lastUses.get(key.id) ?? key.lastUsedAt }));
     },
 
     create(userId: string, name: string) {
@@ -76,14 +96,13 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
       if (!key.startsWith(KEY_PREFIX)) return null;
       const found = findByHash.get({ keyHash: hashKey(key) });
       if (!found) return null;
-      const now = clock.now();
-      if (!found.lastUsedAt || now - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-        db.update(apiKey)
-          .set({ lastUsedAt: new Date(now) })
-          .where(eq(apiKey.id, found.keyId))
-          .run();
-      }
-      return { keyId: found.keyId, keyName: found.keyName, userId: found.userId };
+      lastUses.set(found.keyId, new Date(clock.now()));
+      return found;
+    },
+
+    /** Writes the key uses not written yet. */
+    close() {
+      lastUses.close();
     },
   };
 }

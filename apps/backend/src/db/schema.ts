@@ -116,8 +116,16 @@ export const deployHistory = sqliteTable(
     action: text("action", { enum: ["pull", "redeploy", "pull-redeploy"] }).notNull(),
     success: integer("success", { mode: "boolean" }).notNull(),
     message: text("message").notNull(),
+    /**
+     * Written before the first call to Komodo and cleared when the action ends, so an action
+     * cut off by a crash is still on record. While true, createdAt is the start, success false.
+     */
+    running: integer("running", { mode: "boolean" }).notNull().default(false),
   },
-  (table) => [index("deploy_history_created_at_idx").on(table.createdAt)],
+  (table) => [
+    index("deploy_history_created_at_idx").on(table.createdAt),
+    index("deploy_history_running_idx").on(table.running).where(sql`running = 1`),
+  ],
 );
 
 /**

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Caller } from "../auth/caller.ts";
 import { type ConnectionService, NoConnectionError } from "../connection/service.ts";
+import { databaseOutage } from "../db/outage.ts";
 import type { DeployEventBus, DeployRun, FinishedRun } from "../events/bus.ts";
-import type { HistoryService } from "../history/service.ts";
+import type { HistoryEntry, HistoryService } from "../history/service.ts";
 import type { Clock } from "../platform/clock.ts";
 import type { Logger } from "../platform/logger.ts";
 import { type KomodoClient, UpstreamError } from "../upstream/komodo-client.ts";
@@ -134,6 +135,19 @@ export function createDeployService({
     },
 
     /**
+     * Records the actions a previous run of the service left running (it crashed or was killed)
+     * as failed, and publishes and alerts each like any failed deploy. Called once at start.
+     */
+    recoverInterrupted() {
+      for (const entry of history.failInterrupted()) {
+        const run = runOf(entry);
+        logger.warn({ stack: run.stack, action: run.action, startedAt: run.startedAt }, "deploy interrupted");
+        events.finished(run);
+        onFailed(run);
+      }
+    },
+
+    /**
      * Stops taking deploys and gives those in flight `graceMs` to end on their own; the rest
      * are abandoned, and each is still recorded, published and answered.
      */
@@ -164,6 +178,27 @@ export function createDeployService({
       actorName: caller.actorName,
       startedAt: new Date(clock.now()),
     };
+    // On record before anything reaches Komodo: a crash from here on leaves a running row, which
+    // the next start marks as interrupted. Without the row, nothing is sent.
+    try {
+      history.begin({
+        id: run.id,
+        startedAt: run.startedAt,
+        actor: caller.actorName,
+        via: caller.via,
+        userId: caller.userId,
+        stack,
+        action,
+      });
+    } catch (error) {
+      const outage = databaseOutage(error);
+      logger.error({ err: error, stack, action }, "deploy refused: the history could not be written");
+      throw new DeployFailure(
+        503,
+        `${outage?.problem ?? "The history could not be written"}: '${action}' of '${stack}' was not ` +
+          `started and nothing was sent to Komodo; ${outage?.advice ?? "see the server log"}`,
+      );
+    }
     events.started(run);
     // A real-time bound, whatever clock the history uses.
     const deadline = Date.now() + deployTimeoutMs;
@@ -179,20 +214,8 @@ export function createDeployService({
           : new DeployFailure(502, "Unexpected error; see the server log");
     }
     const message = failure ? failure.message : successMessage(action, stack);
-    const finishedAt = new Date(clock.now());
-    history.record({
-      id: run.id,
-      createdAt: finishedAt,
-      startedAt: run.startedAt,
-      actor: caller.actorName,
-      via: caller.via,
-      userId: caller.userId,
-      stack,
-      action,
-      success: !failure,
-      message,
-    });
-    const finished = { ...run, success: !failure, message, finishedAt };
+    const finished = { ...run, success: !failure, message, finishedAt: new Date(clock.now()) };
+    history.finish(run.id, finished);
     events.finished(finished);
     if (failure) {
       onFailed(finished);
@@ -202,5 +225,18 @@ export function createDeployService({
     return { success: true as const, message, stack, action };
   }
 }
+
+/** A history row's run, as deploy events carry it. */
+const runOf = (entry: HistoryEntry): FinishedRun => ({
+  id: entry.id,
+  stack: entry.stack,
+  action: entry.action,
+  via: entry.via,
+  actorName: entry.actor,
+  startedAt: entry.startedAt,
+  success: entry.success,
+  message: entry.message,
+  finishedAt: entry.createdAt,
+});
 
 export type DeployService = ReturnType<typeof createDeployService>;

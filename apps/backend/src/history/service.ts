@@ -1,10 +1,23 @@
-import { desc, gte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { deployHistory } from "../db/schema.ts";
+import { createWriteBehind } from "../db/write-behind.ts";
 import type { Clock } from "../platform/clock.ts";
+import type { Logger } from "../platform/logger.ts";
 
 export type HistoryEntry = typeof deployHistory.$inferSelect;
 export type NewHistoryEntry = typeof deployHistory.$inferInsert;
+/** An action about to reach Komodo: everything but its outcome. */
+export type StartedEntry = Omit<NewHistoryEntry, "createdAt" | "success" | "message" | "running">;
+export interface Outcome {
+  success: boolean;
+  message: string;
+  finishedAt: Date;
+}
+
+export const INTERRUPTED_MESSAGE = "interrupted: the service stopped before this action finished";
+/** An outcome the database would not take is written again this often, until it lands. */
+const FINISH_RETRY_MS = 2000;
 
 const HISTORY_LIMIT = 100;
 const OVERVIEW_DAYS = 30;
@@ -24,8 +37,20 @@ function count(tally: Tally, success: boolean) {
   else tally.failed += 1;
 }
 
-export function createHistoryService({ db, clock }: { db: Database; clock: Clock }) {
-  const publicFields = ({ userId: _userId, startedAt: _startedAt, ...entry }: HistoryEntry) => entry;
+/**
+ * Only finished actions are shown: the specification's history entry carries its outcome
+ * (`success`), and the actions still running are what the live event stream's `subscribed`
+ * lists. A running row is the durable promise that the action ends up here either way.
+ */
+const finished = eq(deployHistory.running, false);
+
+export function createHistoryService({ db, clock, logger }: { db: Database; clock: Clock; logger?: Logger }) {
+  const publicFields = ({
+    userId: _userId,
+    startedAt: _startedAt,
+    running: _running,
+    ...entry
+  }: HistoryEntry) => entry;
 
   // Written by every deploy: prepared once.
   const insertEntry = db
@@ -41,12 +66,84 @@ export function createHistoryService({ db, clock }: { db: Database; clock: Clock
       action: sql.placeholder("action"),
       success: sql.placeholder("success"),
       message: sql.placeholder("message"),
+      running: sql.placeholder("running"),
     })
     .prepare();
 
+  // `set` takes no placeholders, so these are bound as SQLite stores them (0/1, epoch ms).
+  const finishEntry = db
+    .update(deployHistory)
+    .set({
+      running: false,
+      success: sql`${sql.placeholder("success")}`,
+      message: sql`${sql.placeholder("message")}`,
+      createdAt: sql`${sql.placeholder("finishedAt")}`,
+    })
+    .where(and(eq(deployHistory.id, sql.placeholder("id")), eq(deployHistory.running, true)))
+    .prepare();
+
+  const writeOutcome = (id: string, { success, message, finishedAt }: Outcome) =>
+    finishEntry.run({ id, success: success ? 1 : 0, message, finishedAt: finishedAt.getTime() });
+
+  const unwrittenOutcomes = createWriteBehind<Outcome>({
+    everyMs: FINISH_RETRY_MS,
+    write: (entries) =>
+      db.transaction(() => {
+        for (const [id, outcome] of entries) writeOutcome(id, outcome);
+      }),
+    onError: (error, pending) =>
+      logger?.warn({ err: error, pending }, "finished actions not yet in the history; retrying"),
+  });
+
   return {
-    record(entry: NewHistoryEntry) {
-      insertEntry.run({ userId: null, ...entry });
+    /** Records a finished action in one go. */
+    record(entry: Omit<NewHistoryEntry, "running">) {
+      insertEntry.run({ userId: null, ...entry, running: false });
+    },
+
+    /** Records an action as running, before it is sent anywhere; throws when the database will not take it. */
+    begin(entry: StartedEntry) {
+      insertEntry.run({
+        userId: null,
+        ...entry,
+        createdAt: entry.startedAt,
+        success: false,
+        message: "running",
+        running: true,
+      });
+    },
+
+    /**
+     * Records a begun action's outcome. Never throws: when the database will not take it now,
+     * it is kept and written again every few seconds until it does.
+     */
+    finish(id: string, outcome: Outcome) {
+      try {
+        writeOutcome(id, outcome);
+      } catch (error) {
+        logger?.warn({ err: error, id }, "finished action not yet in the history; retrying");
+        unwrittenOutcomes.set(id, outcome);
+      }
+    },
+
+    /** Marks the actions a previous run left running (a crash) as failed, and returns them. */
+    failInterrupted(): HistoryEntry[] {
+      return db
+        .update(deployHistory)
+        .set({
+          running: false,
+          success: false,
+          message: INTERRUPTED_MESSAGE,
+          createdAt: new Date(clock.now()),
+        })
+        .where(sql`running = 1`)
+        .returning()
+        .all();
+    },
+
+    /** Writes the outcomes still held back, one last try. */
+    close() {
+      unwrittenOutcomes.close();
     },
 
     /** The last 100 actions, newest first. */
@@ -54,6 +151,7 @@ export function createHistoryService({ db, clock }: { db: Database; clock: Clock
       return db
         .select()
         .from(deployHistory)
+        .where(finished)
         .orderBy(desc(deployHistory.createdAt))
         .limit(HISTORY_LIMIT)
         .all()
@@ -67,7 +165,7 @@ export function createHistoryService({ db, clock }: { db: Database; clock: Clock
       const entries = db
         .select()
         .from(deployHistory)
-        .where(gte(deployHistory.createdAt, since))
+        .where(and(finished, gte(deployHistory.createdAt, since)))
         .orderBy(desc(deployHistory.createdAt))
         .all();
 
