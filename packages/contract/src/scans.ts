@@ -28,7 +28,8 @@ export const scanStatus = z.enum(["queued", "scanning", "done", "failed", "inter
     "`queued` waits for a free scanner slot (two scans run at a time); `scanning` runs now; `done` holds " +
     "the result of the last scan; `failed` means the last attempt failed (see `errorKind`, `error`), the " +
     "counts are those of the last successful scan, zero when there was none; `interrupted` was cut off by " +
-    "a restart and is queued again by the next listing or background sweep.",
+    "a restart and is queued again by the next listing or background sweep. While the scanner itself " +
+    "is not available, scans stay `queued` (see `scanner` in the image list).",
 });
 
 export const scanErrorKind = z.enum(["unauthorized", "not-found", "unavailable", "timeout", "other"]).meta({
@@ -74,6 +75,28 @@ export const imageScan = z.object({
   error: z.string().optional().meta({ description: "Only when `status` is `failed`: the scanner's reason" }),
 });
 
+export const scannerStatus = z
+  .object({
+    available: z.boolean(),
+    reason: z
+      .string()
+      .optional()
+      .meta({ description: "Only when not available: why no scan can run, and what to do about it" }),
+    since: isoDate.optional().meta({ description: "Only when not available: when a scan first met this" }),
+  })
+  .meta({
+    description:
+      "Whether image scans can run. When the scanner cannot be used (Trivy is not installed, its server is " +
+      "not reachable), scans are not marked failed: they stay `queued` and run once it is back; listings " +
+      "and background sweeps try it again now and then, a scan request at once.",
+    example: {
+      available: false,
+      reason:
+        "Trivy not found (TRIVY_BIN=trivy): install Trivy and run `trivy server --listen 127.0.0.1:4954`, or set TRIVY_BIN to its path",
+      since: "2026-11-22T10:15:00.000Z",
+    },
+  });
+
 export const imageScanDetail = imageScan.extend({
   vulnerabilities: z.array(vulnerability).meta({ description: "Worst severity first" }),
 });
@@ -95,7 +118,7 @@ export const scanProcedures = {
       "high, medium, low and unknown counts; among equal counts a failed scan comes first, then images " +
       "without any result yet, then by name.",
     errors: upstreamErrors,
-  }).output(z.object({ images: z.array(imageScan) })),
+  }).output(z.object({ images: z.array(imageScan), scanner: scannerStatus.optional() })),
   image: keyOrSession({
     method: "GET",
     path: "/api/v0/security/image",

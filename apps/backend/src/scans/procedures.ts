@@ -6,7 +6,10 @@ import { ImagesNotInUseError, type ScanService, UnknownImageError } from "./serv
 export function scanProcedures(os: Implementer, { scans }: { scans: ScanService }) {
   return {
     images: os.scans.images.handler(() =>
-      answeringUpstreamFailures(async () => ({ images: await scans.listImages() })),
+      answeringUpstreamFailures(async () => ({
+        images: await scans.listImages(),
+        scanner: scans.scannerStatus(),
+      })),
     ),
     image: os.scans.image.handler(({ input }) =>
       answeringUpstreamFailures(async () => {

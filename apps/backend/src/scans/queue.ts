@@ -5,8 +5,15 @@ import type { TrivyScanResult } from "./trivy-runner.ts";
 
 /** Scans that run at the same time (service specification, Limits). */
 export const SCAN_CONCURRENCY = 2;
+/** While the scanner is unavailable, listings and sweeps try it again at most this often. */
+export const SCANNER_RETRY_MS = 30_000;
 
-export type ScanImage = (image: string, signal: AbortSignal) => Promise<TrivyScanResult>;
+/** A scan's outcome, or the scanner itself being unusable (no image's fault): then why, and the fix. */
+export type ScanAttempt = TrivyScanResult | { ok: false; scannerUnavailable: string };
+
+export type ScanImage = (image: string, signal: AbortSignal) => Promise<ScanAttempt>;
+
+export type ScannerStatus = { available: true } | { available: false; reason: string; since: Date };
 
 export interface Enqueued {
   /** Images queued by this call. */
@@ -18,6 +25,10 @@ export interface Enqueued {
 /**
  * First in, first out, two at a time, never the same image twice (waiting or running). Each
  * transition is written to the store before the next step; after `stop()` nothing is written.
+ *
+ * When the scanner itself cannot be used (Trivy missing, its server unreachable), the image goes back
+ * to the head of the line instead of failing, the queue pauses, and this is logged once. While paused,
+ * `retryScanner` runs one scan as a probe; the first report resumes the queue.
  */
 export function createScanQueue({
   store,
@@ -35,34 +46,72 @@ export function createScanQueue({
   const running = new Map<string, Promise<void>>();
   const stopping = new AbortController();
   let idleWaiters: Array<() => void> = [];
+  let scanner: ScannerStatus = { available: true };
+  /** When the last probe of an unavailable scanner ended (or the scanner was found unavailable). */
+  let lastProbeAt = 0;
+  /** A probe ended in the image's own failure (a registry refusal, say): that proves nothing, probe the next. */
+  let probeAgain = false;
 
   const isQueued = (image: string) => waitingSet.has(image) || running.has(image);
+  /** Nothing runs, and nothing waiting can start: all waiting scans wait for the scanner. */
+  const isSettled = () => running.size === 0 && (waiting.length === 0 || !scanner.available);
+
+  function start(image: string) {
+    waitingSet.delete(image);
+    const run = scanOne(image).finally(() => {
+      running.delete(image);
+      pump();
+    });
+    running.set(image, run);
+  }
 
   function pump() {
-    while (!stopping.signal.aborted && running.size < SCAN_CONCURRENCY && waiting.length > 0) {
-      const image = waiting.shift()!;
-      waitingSet.delete(image);
-      const run = scanOne(image).finally(() => {
-        running.delete(image);
-        pump();
-      });
-      running.set(image, run);
+    if (!stopping.signal.aborted && scanner.available) {
+      while (running.size < SCAN_CONCURRENCY && waiting.length > 0) start(waiting.shift()!);
+    } else if (!stopping.signal.aborted && probeAgain && running.size === 0 && waiting.length > 0) {
+      probeAgain = false;
+      start(waiting.shift()!);
     }
-    if (running.size === 0 && waiting.length === 0) {
+    if (isSettled()) {
       for (const wake of idleWaiters) wake();
       idleWaiters = [];
     }
   }
 
+  function scannerUnavailable(image: string, reason: string, previousAttempt: Date | null) {
+    store.returnToQueue(image, previousAttempt);
+    waiting.unshift(image);
+    waitingSet.add(image);
+    lastProbeAt = clock.now();
+    if (!scanner.available) return;
+    scanner = { available: false, reason, since: new Date(clock.now()) };
+    logger.warn(
+      { reason, waiting: waiting.length },
+      "image scans are paused: the scanner is not available; they resume once it is",
+    );
+  }
+
+  function scannerWorks() {
+    if (scanner.available) return;
+    scanner = { available: true };
+    logger.info("the scanner is available again; queued image scans resume");
+  }
+
   async function scanOne(image: string) {
     try {
-      store.markScanning(image, new Date(clock.now()));
+      const previousAttempt = store.markScanning(image, new Date(clock.now()));
       const result = await scan(image, stopping.signal);
       if (stopping.signal.aborted) return;
+      if ("scannerUnavailable" in result) {
+        scannerUnavailable(image, result.scannerUnavailable, previousAttempt);
+        return;
+      }
       if (result.ok) {
+        scannerWorks();
         store.markDone(image, result.report, new Date(clock.now()));
         logger.debug({ image, counts: result.report.counts }, "image scanned");
       } else {
+        if (!scanner.available) probeAgain = true;
         store.markFailed(image, result.errorKind, result.error);
         logger.info({ image, errorKind: result.errorKind, error: result.error }, "image scan failed");
       }
@@ -90,10 +139,22 @@ export function createScanQueue({
       return result;
     },
 
-    /** Resolves once nothing is waiting or running. */
+    /** Resolves once nothing runs and nothing waiting can start (it waits for the scanner, or nothing waits). */
     idle(): Promise<void> {
-      if (running.size === 0 && waiting.length === 0) return Promise.resolve();
+      if (isSettled()) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+
+    scannerStatus: (): ScannerStatus => scanner,
+
+    /**
+     * While the scanner is unavailable: scans the head of the line as a probe, unless a scan is
+     * running or (without `now`) the last probe was less than SCANNER_RETRY_MS ago.
+     */
+    retryScanner({ now = false }: { now?: boolean } = {}) {
+      if (scanner.available || stopping.signal.aborted || running.size > 0 || waiting.length === 0) return;
+      if (!now && clock.now() - lastProbeAt < SCANNER_RETRY_MS) return;
+      start(waiting.shift()!);
     },
 
     /**

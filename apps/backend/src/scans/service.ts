@@ -16,7 +16,7 @@ import {
   scheduleSweeps,
   stacksByImage,
 } from "./sweep.ts";
-import { runTrivyScan } from "./trivy-runner.ts";
+import { runTrivyScan, scannerUnavailableReason } from "./trivy-runner.ts";
 
 /** Answered 400: images no stack uses may not be scanned on request. */
 export class ImagesNotInUseError extends Error {
@@ -63,13 +63,16 @@ export function createScanService({
     store,
     clock,
     logger,
-    scan: (image, signal) =>
-      runTrivyScan(image, {
+    async scan(image, signal) {
+      const result = await runTrivyScan(image, {
         bin: trivy.bin,
         serverUrl: trivy.serverUrl,
         timeoutMs: trivy.scanTimeoutMs,
         signal,
-      }),
+      });
+      const reason = scannerUnavailableReason(result, trivy);
+      return reason === undefined ? result : { ok: false, scannerUnavailable: reason };
+    },
   });
 
   /** Image → names of the stacks using it, live from Komodo. */
@@ -78,6 +81,7 @@ export function createScanService({
   const queueFirstScans = (images: Iterable<string>) => {
     const records = store.summaries();
     queue.enqueue([...images].filter((image) => needsFirstScan(records.get(image))));
+    queue.retryScanner();
   };
 
   async function sweepOnce(signal: AbortSignal) {
@@ -98,6 +102,7 @@ export function createScanService({
       // Read again: a request during the upstream calls may have queued some of these images.
       const deployed = deployedAfterRequest(listed, store.summaries(), deploys);
       const { queued } = queue.enqueue([...plan.due, ...deployed]);
+      queue.retryScanner();
       logger.info(
         { stacks: listed.length, due: plan.due.length, deployed: deployed.length, queued: queued.length },
         "background sweep done",
@@ -160,8 +165,14 @@ export function createScanService({
       const usage = await imagesInUse();
       const unused = [...new Set(images)].filter((image) => !usage.has(image));
       if (unused.length > 0) throw new ImagesNotInUseError(unused);
-      return queue.enqueue(images ?? usage.keys());
+      const enqueued = queue.enqueue(images ?? usage.keys());
+      // Someone asked: the scanner may have been fixed just now.
+      queue.retryScanner({ now: true });
+      return enqueued;
     },
+
+    /** Whether scans can run; when not, why and since when (set by the first scan that met it). */
+    scannerStatus: () => queue.scannerStatus(),
 
     /**
      * After a successful deploy; never throws, as the deploy has already been answered.

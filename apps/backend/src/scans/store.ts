@@ -47,8 +47,22 @@ export function createScanStore(db: Database) {
       });
     },
 
-    markScanning(image: string, attemptedAt: Date) {
-      db.update(imageScan).set({ status: "scanning", attemptedAt }).where(eq(imageScan.image, image)).run();
+    /** Returns the previous attempt's time, for `returnToQueue`. */
+    markScanning(image: string, attemptedAt: Date): Date | null {
+      return db.transaction((tx) => {
+        const previous = tx
+          .select({ attemptedAt: imageScan.attemptedAt })
+          .from(imageScan)
+          .where(eq(imageScan.image, image))
+          .get();
+        tx.update(imageScan).set({ status: "scanning", attemptedAt }).where(eq(imageScan.image, image)).run();
+        return previous?.attemptedAt ?? null;
+      });
+    },
+
+    /** Back to waiting, as before `markScanning`: the scanner could not be used, so nothing was attempted. */
+    returnToQueue(image: string, attemptedAt: Date | null) {
+      db.update(imageScan).set({ status: "queued", attemptedAt }).where(eq(imageScan.image, image)).run();
     },
 
     markDone(image: string, report: TrivyReportSummary, scannedAt: Date) {

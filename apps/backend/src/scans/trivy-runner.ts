@@ -68,13 +68,15 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 const KILL_GRACE_MS = 2000;
 const MAX_ERROR_LENGTH = 500;
 const TRIVY_NOT_FOUND = "Trivy not found — install it or set TRIVY_BIN";
+const CANNOT_START = "Trivy cannot be started";
+const BAD_SERVER_URL = "the Trivy server URL must start with http:// or https://";
 const STOPPED = "the scan was stopped before it finished";
 
 export async function runTrivyScan(image: string, options: TrivyScanOptions): Promise<TrivyScanResult> {
   const reference = parseImageReference(image);
   if (!reference.ok) return failure("other", `invalid image reference: ${reference.reason}`);
   if (!/^https?:\/\/[^\s]+$/i.test(options.serverUrl)) {
-    return failure("unavailable", "the Trivy server URL must start with http:// or https://");
+    return failure("unavailable", BAD_SERVER_URL);
   }
   if (!(options.timeoutMs > 0)) return failure("other", "the scan time limit must be a positive number");
   if (options.signal?.aborted) return failure("other", STOPPED);
@@ -189,12 +191,12 @@ function describeProcessFailure(error: ExecFileException, stderr: string): Trivy
     case "ENOENT":
       return failure("unavailable", TRIVY_NOT_FOUND);
     case "EACCES":
-      return failure("unavailable", "Trivy cannot be started: the file is not executable (EACCES)");
+      return failure("unavailable", `${CANNOT_START}: the file is not executable (EACCES)`);
     case "ERR_CHILD_PROCESS_STDIO_MAXBUFFER":
       return failure("other", `Trivy printed more than ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB`);
   }
   if (typeof error.code === "string") {
-    return failure("unavailable", `Trivy cannot be started: ${error.message}`);
+    return failure("unavailable", `${CANNOT_START}: ${error.message}`);
   }
   const exit = error.signal ? `signal ${error.signal}` : `exit status ${error.code ?? "unknown"}`;
   const { errorKind, error: message } = classifyTrivyFailure(stderr);
@@ -251,6 +253,39 @@ export function classifyTrivyFailure(stderr: string): { errorKind: TrivyErrorKin
   const error = truncate(chosen.replace(LOG_PREFIX, "").replace(/^\* /, ""));
   const kindOf = (subject: string) => FAILURE_PATTERNS.find(([, pattern]) => pattern.test(subject))?.[0];
   return { errorKind: kindOf(error) ?? kindOf(text) ?? "other", error };
+}
+
+/**
+ * When a failure lies with the scanner rather than with the image, so that no scan can succeed until
+ * someone acts: why, and what to do. Trivy cannot be started, or its server cannot be used (client
+ * mode talks to the server over Twirp; a registry that cannot be reached fails before that, and is the
+ * image's problem). Undefined for a failure of one image.
+ */
+export function scannerUnavailableReason(
+  result: TrivyScanResult,
+  { bin, serverUrl }: Pick<TrivyScanOptions, "bin" | "serverUrl">,
+): string | undefined {
+  if (result.ok || result.errorKind !== "unavailable") return undefined;
+  if (result.error === TRIVY_NOT_FOUND) {
+    return `Trivy not found (TRIVY_BIN=${bin}): install Trivy and run \`trivy server --listen ${listenAddress(serverUrl)}\`, or set TRIVY_BIN to its path`;
+  }
+  if (result.error.startsWith(CANNOT_START)) return `${result.error}; check TRIVY_BIN (${bin})`;
+  if (result.error === BAD_SERVER_URL)
+    return `TRIVY_SERVER_URL (${serverUrl}) must start with http:// or https://`;
+  if (/twirp/i.test(result.error)) {
+    // "…: dial tcp 127.0.0.1:4954: connect: connection refused" → "connect: connection refused"
+    const cause = result.error.split(": ").slice(-2).join(": ");
+    return `The Trivy server at ${serverUrl} cannot be used (${cause}): run \`trivy server --listen ${listenAddress(serverUrl)}\`, or set TRIVY_SERVER_URL`;
+  }
+  return undefined;
+}
+
+function listenAddress(serverUrl: string): string {
+  try {
+    return new URL(serverUrl).host;
+  } catch {
+    return "127.0.0.1:4954";
+  }
 }
 
 function truncate(text: string): string {
