@@ -15,6 +15,9 @@ export const en = {
   "security.summary.failed": "Scans failed: {count}",
   "security.summary.inProgress": "Scans in progress: {count}",
   "security.scanAll": "Scan all",
+  "security.scannerDown.title": "Image scans are waiting: the scanner is not available",
+  "security.scannerDown.hint":
+    "No image has failed because of this: the scans run as soon as the scanner answers. Stackgate tries it again every few minutes; Scan all tries it now.",
   "security.rescan": "Rescan",
   "security.rescanImage": "Rescan {image}",
   "security.copyImage": "Copy the image reference {image}",
@@ -109,6 +112,9 @@ export const es = {
   "security.summary.failed": "Análisis fallidos: {count}",
   "security.summary.inProgress": "Análisis en curso: {count}",
   "security.scanAll": "Analizar todas",
+  "security.scannerDown.title": "Los análisis esperan: el escáner no está disponible",
+  "security.scannerDown.hint":
+    "Ninguna imagen ha fallado por esto: los análisis se harán en cuanto el escáner responda. Stackgate lo vuelve a intentar cada pocos minutos; «Analizar todas» lo intenta ahora.",
   "security.rescan": "Reanalizar",
   "security.rescanImage": "Reanalizar {image}",
   "security.copyImage": "Copiar la referencia de imagen {image}",

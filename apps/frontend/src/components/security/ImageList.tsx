@@ -16,7 +16,8 @@ import {
 import { ImageCompactList } from "./ImageCompactList.tsx";
 import { ImageTable } from "./ImageTable.tsx";
 import { NoConnection } from "./NoConnection.tsx";
-import { type ImageScan, isInProgress, SCAN_POLL_MS } from "./scan-model.ts";
+import { ScannerDown } from "./ScannerDown.tsx";
+import { type ImageScan, isInProgress, SCAN_POLL_MS, SCANNER_DOWN_POLL_MS } from "./scan-model.ts";
 import { useScanRequest } from "./useScanRequest.ts";
 
 /** Security: every image the stacks use, worst first, polling quietly while scans are under way. */
@@ -25,12 +26,15 @@ export function ImageList() {
   const query = useQuery({
     ...orpc.scans.images.queryOptions(),
     retry: retryWithoutAnswer,
-    refetchInterval: (current) => (current.state.data?.images.some(isInProgress) ? SCAN_POLL_MS : false),
+    refetchInterval: ({ state: { data } }) => {
+      if (data?.scanner?.available === false) return SCANNER_DOWN_POLL_MS;
+      return data?.images.some(isInProgress) ? SCAN_POLL_MS : false;
+    },
   });
   if (errorStatus(query.error) === 503 && query.data === undefined) return <NoConnection />;
   return (
     <QueryView query={query} errorTitle={t("security.loadFailed")}>
-      {({ images }) =>
+      {({ images, scanner }) =>
         images.length === 0 ? (
           <EmptyState
             icon={<SecurityIcon className="size-6" />}
@@ -39,6 +43,7 @@ export function ImageList() {
           />
         ) : (
           <div className="flex flex-col gap-3">
+            <ScannerDown scanner={scanner} />
             <ListToolbar images={images} refreshing={query.isFetching} />
             <ImageRows images={images} />
           </div>
