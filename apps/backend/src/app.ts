@@ -2,6 +2,7 @@ import { apiKeyProcedures } from "./apikeys/procedures.ts";
 import { createApiKeyService } from "./apikeys/service.ts";
 import { createAuth } from "./auth/better-auth.ts";
 import { createAuthenticator } from "./auth/caller.ts";
+import { createFirstPasswordStore } from "./auth/first-password.ts";
 import { createImplementer } from "./auth/procedures.ts";
 import { seedAdmin } from "./auth/seed-admin.ts";
 import { connectionProcedures } from "./connection/procedures.ts";
@@ -40,9 +41,10 @@ export async function createBackend({
   const database = openDatabase(config.databasePath);
   const { db } = database;
   const authSecret = resolveAuthSecret(config);
-  const auth = createAuth({ db, config, secret: authSecret, logger });
-  const seeded = await seedAdmin(auth, config);
   const secretBox = createSecretBox(authSecret);
+  const firstPassword = createFirstPasswordStore({ dataDir: config.dataDir, secretBox });
+  const auth = createAuth({ db, config, secret: authSecret, logger, clock, firstPassword });
+  const seeded = await seedAdmin(auth, config, firstPassword);
 
   const apiKeys = createApiKeyService({ db, clock });
   const connection = createConnectionService({ db, secretBox, upstreamTimeoutMs: config.upstreamTimeoutMs });

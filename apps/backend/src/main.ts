@@ -1,28 +1,46 @@
 import { serve } from "@hono/node-server";
-import { createBackend } from "./app.ts";
-import { ConfigError, loadConfig } from "./platform/config.ts";
+import { type Backend, createBackend } from "./app.ts";
+import { type Config, ConfigError, loadConfig } from "./platform/config.ts";
 import { createLogger } from "./platform/logger.ts";
+import { explainListenFailure, explainStartupFailure, prepareDataDirectory } from "./platform/startup.ts";
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig();
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
+// Everything the backend writes under DATA_DIR (the database, its WAL and shared-memory files, the
+// auth secret) is for this user only: files 0600, created directories 0700.
+process.umask(0o077);
+
+/** Start-up failures are one line naming the variable, port or path and what to do; no stack trace. */
+function exitWith(line: string, error?: unknown): never {
+  console.error(line);
+  if (error && process.env.LOG_LEVEL?.match(/^(debug|trace)$/)) console.error(error);
   process.exit(1);
 }
 
-const logger = createLogger(config.logLevel);
-const backend = await createBackend({ config, logger });
+let config: Config;
+try {
+  config = loadConfig();
+  prepareDataDirectory(config.dataDir);
+} catch (error) {
+  exitWith(error instanceof ConfigError ? error.message : String(error), error);
+}
 
-if (backend.seeded.created && backend.seeded.generatedPassword) {
-  // Printed once, on purpose, and never logged: the only way to learn a generated first password.
+const logger = createLogger(config.logLevel);
+let backend: Backend;
+try {
+  backend = await createBackend({ config, logger });
+} catch (error) {
+  exitWith(explainStartupFailure(error, config.databasePath), error);
+}
+
+if (backend.seeded.generatedPassword) {
+  // Announced on the console, never logged: on every start until this admin first signs in.
   console.log(
     [
       "",
       "  First sign-in for Stackgate",
       `    email:    ${backend.seeded.email}`,
       `    password: ${backend.seeded.generatedPassword}`,
-      "  (shown once; set SEED_ADMIN_PASSWORD to choose it yourself)",
+      "  (shown on every start until the first sign-in; set SEED_ADMIN_PASSWORD to choose it yourself,",
+      "   or run `npm run reset-password -- <email>` to set a new one)",
       "",
     ].join("\n"),
   );
@@ -30,6 +48,10 @@ if (backend.seeded.created && backend.seeded.generatedPassword) {
 
 const server = serve({ fetch: backend.app.fetch, hostname: config.host, port: config.port }, (info) => {
   logger.info({ address: `http://${info.address}:${info.port}` }, "backend listening");
+});
+server.on("error", (error) => {
+  if (server.listening) logger.error({ err: error }, "server error");
+  else exitWith(explainListenFailure(error, config.host, config.port), error);
 });
 
 let stopping = false;

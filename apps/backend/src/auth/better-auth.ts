@@ -1,22 +1,41 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import type { Database } from "../db/database.ts";
 import { account, session, user, verification } from "../db/schema.ts";
+import type { Clock } from "../platform/clock.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/logger.ts";
+import type { FirstPasswordStore } from "./first-password.ts";
 import { requestOrigin } from "./origin-guard.ts";
+import { clientAddress, createSignInLimiter, describeWait } from "./sign-in-limiter.ts";
+
+const SIGN_IN_PATH = "/sign-in/email";
 
 export function createAuth({
   db,
   config,
   secret,
   logger,
+  clock,
+  firstPassword,
 }: {
   db: Database;
   config: Config;
   secret: string;
   logger: Logger;
+  clock: Clock;
+  firstPassword: FirstPasswordStore;
 }) {
+  const limiter = createSignInLimiter({ limits: config.signInLimits, clock });
+  const signInAttempt = (ctx: { body?: unknown; headers?: Headers }) => {
+    const email = (ctx.body as { email?: unknown } | undefined)?.email;
+    return {
+      email: typeof email === "string" ? email : "",
+      address: clientAddress(ctx.headers ?? new Headers(), config.trustProxy),
+    };
+  };
+
   return betterAuth({
     appName: "Stackgate",
     baseURL: config.appUrl,
@@ -30,6 +49,43 @@ export function createAuth({
     advanced: {
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
       useSecureCookies: config.appUrl.startsWith("https://"),
+    },
+    // Better Auth's own limiter runs only in production and counts every request; ours counts
+    // failed sign-ins per account and per address, in every mode (see sign-in-limiter.ts).
+    rateLimit: { enabled: false },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== SIGN_IN_PATH) return;
+        const { email, address } = signInAttempt(ctx);
+        const lockout = limiter.check(email, address);
+        if (!lockout) return;
+        const wait = describeWait(lockout.retryAfterMs);
+        logger.warn({ scope: lockout.scope, address }, "sign-in refused: too many failed attempts");
+        throw new APIError(
+          "TOO_MANY_REQUESTS",
+          {
+            code: "TOO_MANY_REQUESTS",
+            status: 429,
+            message:
+              lockout.scope === "account"
+                ? `Too many failed sign-ins for this account: try again in ${wait}`
+                : `Too many failed sign-ins from your address: try again in ${wait}`,
+            retryAfterSeconds: Math.ceil(lockout.retryAfterMs / 1000),
+          },
+          { "Retry-After": String(Math.ceil(lockout.retryAfterMs / 1000)) },
+        );
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== SIGN_IN_PATH) return;
+        const { email, address } = signInAttempt(ctx);
+        const returned = ctx.context.returned;
+        if (isAPIError(returned)) {
+          if (returned.statusCode === 401) limiter.failed(email, address);
+          return;
+        }
+        limiter.succeeded(email);
+        firstPassword.signedIn(email);
+      }),
     },
     telemetry: { enabled: false },
     logger: {

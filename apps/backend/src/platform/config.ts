@@ -27,6 +27,10 @@ const environmentSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(9).default(7),
   LOG_LEVEL: z.enum(logLevels).default("info"),
   STACKGATE_DEMO: z.stringbool().default(false),
+  TRUST_PROXY: z.stringbool().default(false),
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+  SIGN_IN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
+  SIGN_IN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
 });
 
 export type Config = ReturnType<typeof configFrom>;
@@ -37,12 +41,14 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = environmentSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   }
   const values = parsed.data;
   if (values.NODE_ENV === "production" && !values.BETTER_AUTH_SECRET) {
-    throw new ConfigError("Invalid configuration:\n  BETTER_AUTH_SECRET: required when NODE_ENV=production");
+    throw new ConfigError(
+      "Invalid configuration: BETTER_AUTH_SECRET: required when NODE_ENV=production (make one with `openssl rand -base64 32`)",
+    );
   }
   return configFrom(values);
 }
@@ -77,6 +83,12 @@ function configFrom(values: z.infer<typeof environmentSchema>) {
     shutdownGraceMs: values.SHUTDOWN_GRACE_SECONDS * 1000,
     logLevel: values.LOG_LEVEL,
     demo: values.STACKGATE_DEMO,
+    trustProxy: values.TRUST_PROXY,
+    signInLimits: {
+      failuresPerAccount: values.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+      failuresPerAddress: values.SIGN_IN_MAX_FAILURES_PER_IP,
+      windowMs: values.SIGN_IN_WINDOW_MINUTES * 60_000,
+    },
   };
 }
 
