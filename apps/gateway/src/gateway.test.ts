@@ -1,8 +1,17 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { spawn } from "node:child_process";
+import {
+  Agent,
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request,
+  type Server,
+} from "node:http";
+import { type AddressInfo, connect } from "node:net";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestBackend, type TestBackend } from "../../backend/src/testing/harness.ts";
-import { createGateway, securityHeaders } from "./gateway.ts";
+import { createGateway, type GatewayOptions, MAX_BODY_BYTES, securityHeaders } from "./gateway.ts";
 
 async function listen(server: Server) {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -85,9 +94,11 @@ describe("gateway", () => {
   });
 
   it("forwards X-Forwarded-For, -Proto and -Host, and ignores spoofed ones", async () => {
-    await fetch(`${gatewayUrl}/forwarded`, { headers: { "x-forwarded-host": "evil.example" } });
+    await fetch(`${gatewayUrl}/forwarded`, {
+      headers: { "x-forwarded-host": "evil.example", "x-forwarded-for": "203.0.113.9" },
+    });
     const headers = frontend.seen.at(-1)!;
-    expect(headers["x-forwarded-for"]).toMatch(/127\.0\.0\.1/);
+    expect(headers["x-forwarded-for"]).toBe("127.0.0.1");
     expect(headers["x-forwarded-proto"]).toBe("http");
     expect(headers["x-forwarded-host"]).toBe(new URL(gatewayUrl).host);
   });
@@ -155,5 +166,347 @@ describe("gateway", () => {
     } finally {
       lonely.close();
     }
+  });
+});
+
+/** Stands in for a backend: holds event streams open, answers anything else once its whole body is in. */
+async function startHoldingTarget() {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    if (req.url?.endsWith("/events")) {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(": open\n\n");
+      return;
+    }
+    let bytes = 0;
+    req.on("data", (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    req.on("end", () =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ bytes })),
+    );
+  });
+  const url = await listen(server);
+  return {
+    url,
+    seen,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+/** Runs `use` against a gateway of its own in front of `target`. */
+async function withGateway(
+  target: string,
+  options: Partial<GatewayOptions>,
+  use: (url: string, gateway: Server) => Promise<void>,
+) {
+  const own = createGateway({ backendUrl: target, frontendUrl: target, version: "x", ...options });
+  const url = await listen(own);
+  try {
+    await use(url, own);
+  } finally {
+    own.closeAllConnections();
+    own.close();
+  }
+}
+
+/** Resolves with the answer as soon as its headers are in: event streams stay open. */
+function open(
+  url: string,
+  {
+    method = "GET",
+    headers = {},
+    localAddress,
+  }: { method?: string; headers?: Record<string, string>; localAddress?: string } = {},
+) {
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const outgoing = request(url, { method, headers, localAddress, agent: false }, resolve);
+    outgoing.on("error", reject);
+    outgoing.end(method === "POST" ? "{}" : undefined);
+  });
+}
+
+async function readJson(response: IncomingMessage) {
+  let text = "";
+  for await (const chunk of response) text += chunk;
+  return JSON.parse(text);
+}
+
+/** Writes `text` on a raw connection and resolves with everything the gateway sent until it closed. */
+function rawExchange(url: string, text: string) {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(new URL(url).port), "127.0.0.1");
+    let received = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      received += chunk;
+    });
+    socket.on("close", () => resolve(received));
+    socket.on("error", reject);
+    socket.write(text);
+  });
+}
+
+const keptAlive = new Agent({ keepAlive: true });
+
+/**
+ * POSTs `size` bytes with Transfer-Encoding: chunked over a kept-alive connection, like most clients;
+ * resolves with the status, or the error code.
+ */
+function sendChunked(url: string, size: number) {
+  return new Promise<number | string>((resolve) => {
+    const outgoing = request(
+      url,
+      {
+        method: "POST",
+        agent: keptAlive,
+        headers: { "content-type": "application/json", "transfer-encoding": "chunked", origin: gatewayUrl },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode!);
+      },
+    );
+    outgoing.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    const chunk = Buffer.alloc(64 * 1024, " ");
+    let sent = 0;
+    const pump = () => {
+      while (sent < size) {
+        sent += chunk.length;
+        if (!outgoing.write(chunk)) {
+          outgoing.once("drain", pump);
+          return;
+        }
+      }
+      outgoing.end();
+    };
+    pump();
+  });
+}
+
+describe("gateway under floods", () => {
+  it("keeps answering ordinary requests while 300 event streams are open", async () => {
+    const target = await startHoldingTarget();
+    await withGateway(target.url, { streamsPerClient: 1000 }, async (url) => {
+      const streams = await Promise.all(
+        Array.from({ length: 300 }, () => open(`${url}/api/v0/deploy/events`)),
+      );
+      expect(streams.filter((stream) => stream.statusCode === 200)).toHaveLength(300);
+      const answer = await fetch(`${url}/api/v0/stacks`, { signal: AbortSignal.timeout(5000) });
+      expect(answer.status).toBe(200);
+      for (const stream of streams) stream.destroy();
+    }).finally(target.close);
+  });
+
+  it("reads bodies before sending them on: 300 trickling uploads hold no connection to the backend", async () => {
+    const target = await startHoldingTarget();
+    await withGateway(target.url, {}, async (url, own) => {
+      let requests = 0;
+      own.on("request", () => requests++);
+      const port = Number(new URL(url).port);
+      const uploads = Array.from({ length: 300 }, () =>
+        connect(port, "127.0.0.1").end(
+          "POST /api/auth/sign-in/email HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{",
+        ),
+      );
+      await expect.poll(() => requests, { timeout: 10_000 }).toBe(300);
+      const answer = await fetch(`${url}/api/v0/stacks`, { signal: AbortSignal.timeout(5000) });
+      expect(answer.status).toBe(200);
+      expect(target.seen).toEqual(["GET /api/v0/stacks"]);
+      for (const upload of uploads) upload.destroy();
+    }).finally(target.close);
+  });
+
+  it("limits open event streams per client with a 429 naming the limit, REST and RPC alike", async () => {
+    const target = await startHoldingTarget();
+    await withGateway(target.url, { streamsPerClient: 2 }, async (url) => {
+      const events = `${url}/api/v0/deploy/events`;
+      const first = await open(events);
+      const second = await open(`${url}/rpc/deploy/events`, { method: "POST" });
+      expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+      const refused = await open(events);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers["x-frame-options"]).toBe("DENY");
+      expect(await readJson(refused)).toMatchObject({
+        code: "TOO_MANY_REQUESTS",
+        message: expect.stringMatching(/At most 2 open event streams per client/),
+      });
+      expect((await open(`${url}/rpc/deploy/events`, { method: "POST" })).statusCode).toBe(429);
+      expect((await open(events, { localAddress: "127.0.0.2" })).statusCode).toBe(200);
+      expect((await fetch(`${url}/api/v0/stacks`)).status).toBe(200);
+      first.destroy();
+      await expect
+        .poll(async () => {
+          const again = await open(events);
+          again.destroy();
+          return again.statusCode;
+        })
+        .toBe(200);
+      second.destroy();
+    }).finally(target.close);
+  });
+
+  it("counts streams per X-Forwarded-For address only behind a trusted proxy", async () => {
+    const target = await startHoldingTarget();
+    const forwardedFor = (address: string) => ({ headers: { "x-forwarded-for": address } });
+    await withGateway(target.url, { streamsPerClient: 1, trustProxy: true }, async (url) => {
+      const events = `${url}/api/v0/deploy/events`;
+      expect((await open(events, forwardedFor("198.51.100.1"))).statusCode).toBe(200);
+      expect((await open(events, forwardedFor("198.51.100.2"))).statusCode).toBe(200);
+      // The proxy appends the address it saw; what the client wrote before it does not count.
+      expect((await open(events, forwardedFor("10.9.9.9, 198.51.100.1"))).statusCode).toBe(429);
+    });
+    await withGateway(target.url, { streamsPerClient: 1 }, async (url) => {
+      const events = `${url}/api/v0/deploy/events`;
+      expect((await open(events, forwardedFor("198.51.100.1"))).statusCode).toBe(200);
+      expect((await open(events, forwardedFor("198.51.100.2"))).statusCode).toBe(429);
+    }).finally(target.close);
+  });
+
+  it("answers 408 JSON to request headers that do not arrive in time", async () => {
+    const target = await startHoldingTarget();
+    await withGateway(target.url, { headersTimeoutMs: 300 }, async (url) => {
+      const answer = await rawExchange(url, "GET /api/v0/stacks HTTP/1.1\r\nhost: x\r\n");
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain("x-frame-options: DENY");
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({
+        code: "REQUEST_TIMEOUT",
+      });
+      expect(target.seen).toEqual([]);
+    }).finally(target.close);
+  });
+
+  it("answers 408 JSON to a body that trickles, without bothering the backend", async () => {
+    const target = await startHoldingTarget();
+    await withGateway(target.url, { bodyTimeoutMs: 300 }, async (url) => {
+      const answer = await rawExchange(
+        url,
+        "POST /api/auth/sign-in/email HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{",
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toMatch(/"message":"The request body did not arrive within 0.3 s"/);
+      expect(target.seen).toEqual([]);
+    }).finally(target.close);
+  });
+
+  it("refuses bodies over 1 MiB itself with 413, declared or chunked, and passes 1 MiB on whole", async () => {
+    const target = await startHoldingTarget();
+    await withGateway(target.url, {}, async (url) => {
+      const declared = await fetch(`${url}/api/v0/apikeys`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "x".repeat(MAX_BODY_BYTES + 1),
+      });
+      expect(declared.status).toBe(413);
+      expect(await declared.json()).toMatchObject({
+        code: "PAYLOAD_TOO_LARGE",
+        message: expect.stringMatching(/1 MiB/),
+      });
+      expect(await sendChunked(`${url}/api/v0/apikeys`, 2 * MAX_BODY_BYTES)).toBe(413);
+      expect(target.seen).toEqual([]);
+
+      const whole = await fetch(`${url}/api/v0/apikeys`, {
+        method: "POST",
+        body: new Blob(["x".repeat(MAX_BODY_BYTES)]).stream(),
+        duplex: "half",
+      } as RequestInit);
+      expect(await whole.json()).toEqual({ bytes: MAX_BODY_BYTES });
+    }).finally(target.close);
+  });
+
+  it("answers 413, never a 502, to 2 MiB chunked bodies in front of the real backend", async () => {
+    const outcomes = [];
+    for (let attempt = 0; attempt < 30; attempt++)
+      outcomes.push(await sendChunked(`${gatewayUrl}/api/v0/apikeys`, 2 * MAX_BODY_BYTES));
+    expect(outcomes).toEqual(Array(30).fill(413));
+  });
+});
+
+describe("gateway readiness", () => {
+  it("is ready while the backend answers", async () => {
+    const response = await fetch(`${gatewayUrl}/health/ready`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok", version: "9.9.9-test" });
+    expectSecurityHeaders(response.headers);
+  });
+
+  it("answers 503 naming the backend while it is down, and /health stays alive", async () => {
+    const closed = createServer();
+    const deadUrl = await listen(closed);
+    closed.close();
+    await withGateway(deadUrl, {}, async (url) => {
+      const response = await fetch(`${url}/health/ready`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({
+        code: "SERVICE_UNAVAILABLE",
+        message: `The backend (${deadUrl}) is not reachable (ECONNREFUSED)`,
+      });
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+    });
+  });
+
+  it("answers 503 when the backend does not answer in time", async () => {
+    const silent = createServer(() => {});
+    const silentUrl = await listen(silent);
+    await withGateway(silentUrl, { readyTimeoutMs: 200 }, async (url) => {
+      const response = await fetch(`${url}/health/ready`);
+      expect(response.status).toBe(503);
+      expect((await response.json()).message).toMatch(/not reachable \(no answer within 200 ms\)/);
+    }).finally(() => {
+      silent.closeAllConnections();
+      silent.close();
+    });
+  });
+});
+
+describe("gateway start-up errors", () => {
+  /** Starts the gateway's entry point and resolves with its exit code and what it printed. */
+  function startGateway(env: Record<string, string>) {
+    const child = spawn(process.execPath, [join(import.meta.dirname, "main.ts")], {
+      env: { ...process.env, GATEWAY_HOST: "127.0.0.1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    return new Promise<{ code: number | null; output: string }>((resolve) =>
+      child.on("close", (code) => resolve({ code, output: output.trim() })),
+    );
+  }
+
+  it("says in one line that the port is taken and what to do", async () => {
+    const holder = createServer();
+    const port = new URL(await listen(holder)).port;
+    try {
+      const { code, output } = await startGateway({ PORT: port });
+      expect(code).toBe(78);
+      expect(output).toBe(
+        `The gateway cannot start: port ${port} (PORT) is already in use: stop the program holding it, or set PORT to a free port.`,
+      );
+    } finally {
+      holder.close();
+    }
+  });
+
+  it.each([
+    ["PORT", "http"],
+    ["BACKEND_URL", "ftp://backend"],
+    ["MAX_STREAMS_PER_CLIENT", "0"],
+    ["REQUEST_BODY_TIMEOUT_SECONDS", "soon"],
+  ])("names an invalid %s in one line", async (name, value) => {
+    const { code, output } = await startGateway({ PORT: "0", [name]: value });
+    expect(code).toBe(78);
+    expect(output.split("\n")).toHaveLength(1);
+    expect(output).toMatch(
+      new RegExp(`^The gateway cannot start: ${name} .*"${value}".*fix or unset it\\.$`),
+    );
   });
 });

@@ -1,4 +1,6 @@
-import { Agent, createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { Readable } from "node:stream";
 import { createProxyServer } from "http-proxy-3";
 
 export interface GatewayOptions {
@@ -9,7 +11,21 @@ export interface GatewayOptions {
   trustProxy?: boolean;
   /** How long a kept-alive connection to a target may sit idle; below the targets' keep-alive timeout. */
   idleConnectionMs?: number;
+  /** Open event streams allowed per client address. */
+  streamsPerClient?: number;
+  /** Time a client has to send its request headers. */
+  headersTimeoutMs?: number;
+  /** Time a client has to send its request body, once the headers are in. */
+  bodyTimeoutMs?: number;
+  /** Time the backend has to answer the readiness probe. */
+  readyTimeoutMs?: number;
 }
+
+/** The backend's own limit (apps/backend/src/http.ts); the gateway enforces it before a byte reaches it. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** What a client may still send after its body was refused, so that it reads the answer, not a reset. */
+const DRAIN_AFTER_REFUSAL_BYTES = 8 * MAX_BODY_BYTES;
+const DRAIN_AFTER_REFUSAL_MS = 5000;
 
 const contentSecurityPolicy = [
   "default-src 'self'",
@@ -38,37 +54,167 @@ export const securityHeaders: Record<string, string> = {
 const BACKEND_PREFIXES = ["/api/", "/rpc/", "/reference/"];
 const BACKEND_PATHS = new Set(["/doc", "/reference"]);
 
-export function routeFor(pathname: string): "backend" | "frontend" | "health" {
+/** Long-lived answers: the REST event stream and the dashboard's oRPC subscription. */
+const EVENT_STREAM_PATHS = new Set(["/api/v0/deploy/events", "/rpc/deploy/events"]);
+
+export function routeFor(pathname: string): "backend" | "frontend" | "health" | "ready" {
   if (pathname === "/health") return "health";
+  if (pathname === "/health/ready") return "ready";
   if (BACKEND_PATHS.has(pathname) || BACKEND_PREFIXES.some((prefix) => pathname.startsWith(prefix)))
     return "backend";
   return "frontend";
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown) {
+const jsonHeaders = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}) {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+  res.writeHead(status, { ...jsonHeaders, ...extraHeaders });
   res.end(JSON.stringify(body));
 }
 
-/** The single published entry point: routes to backend or frontend and answers /health itself. */
+const errorBody = (code: string, status: number, message: string) => ({ code, status, message });
+
+/**
+ * A whole answer written straight to the socket, for errors Node's parser raises before there is a
+ * request object (slow or malformed headers).
+ */
+function writeRawJson(socket: Duplex, status: number, statusText: string, body: unknown) {
+  const payload = JSON.stringify(body);
+  const headers = { ...securityHeaders, ...jsonHeaders, connection: "close" };
+  socket.end(
+    `HTTP/1.1 ${status} ${statusText}\r\n${Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("")}content-length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`,
+  );
+}
+
+/**
+ * Who is asking, for per-client limits. Behind a trusted proxy, the last X-Forwarded-For entry: the
+ * address that proxy saw (earlier entries are whatever the client chose to send).
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? String(req.headers["x-forwarded-for"] ?? "").split(",").at(-1)?.trim() : "";
+  return (forwarded || req.socket.remoteAddress || "unknown").replace(/^::ffff:/, "");
+}
+
+/** Open event streams per client address. */
+function streamCounter(limit: number) {
+  const open = new Map<string, number>();
+  return {
+    /** Counts a new stream for `client` until `res` closes; false when the client is at its limit. */
+    admit(client: string, res: ServerResponse): boolean {
+      const count = open.get(client) ?? 0;
+      if (count >= limit) return false;
+      open.set(client, count + 1);
+      res.once("close", () => {
+        const remaining = (open.get(client) ?? 1) - 1;
+        if (remaining === 0) open.delete(client);
+        else open.set(client, remaining);
+      });
+      return true;
+    },
+  };
+}
+
+type BodyOutcome = { body: Buffer } | { refused: 408 | 413 };
+
+/**
+ * Reads the whole request body before anything is sent on: a client that trickles its body holds
+ * only its own connection to the gateway, never one to the backend. Refuses a body over the limit
+ * (declared or counted, chunked or not) and one that does not arrive in time.
+ */
+function readBody(req: IncomingMessage, timeoutMs: number): Promise<BodyOutcome> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > MAX_BODY_BYTES) return Promise.resolve({ refused: 413 });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const finish = (outcome: BodyOutcome) => {
+      clearTimeout(timer);
+      req.off("data", collect);
+      req.off("end", complete);
+      resolve(outcome);
+    };
+    const collect = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_BODY_BYTES) finish({ refused: 413 });
+      else chunks.push(chunk);
+    };
+    const complete = () => finish({ body: Buffer.concat(chunks, received) });
+    const timer = setTimeout(() => finish({ refused: 408 }), timeoutMs);
+    req.on("data", collect);
+    req.on("end", complete);
+  });
+}
+
+/**
+ * After refusing a body the client may still be sending it. Closing at once would reset the
+ * connection, and the client would see a reset instead of the answer: keep reading (and dropping)
+ * for a bounded while, then close.
+ */
+function drainThenClose(req: IncomingMessage) {
+  let drained = 0;
+  const close = () => req.socket.destroy();
+  const timer = setTimeout(close, DRAIN_AFTER_REFUSAL_MS);
+  timer.unref();
+  req.on("data", (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_AFTER_REFUSAL_BYTES) close();
+  });
+  req.on("end", () => clearTimeout(timer));
+  req.resume();
+}
+
+const hasBody = (req: IncomingMessage) =>
+  req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+
+/** Asks the backend for a cheap answer that needs no database: better-auth's `GET /api/auth/ok`. */
+function probeBackend(backendUrl: string, agent: Agent, timeoutMs: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const probe = request(new URL("/api/auth/ok", backendUrl), { agent, timeout: timeoutMs }, (answer) => {
+      answer.resume();
+      answer.on("end", () =>
+        resolve(answer.statusCode === 200 ? undefined : `it answered ${answer.statusCode}`),
+      );
+    });
+    probe.on("timeout", () => probe.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    probe.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    probe.end();
+  });
+}
+
+/**
+ * The single published entry point: routes to backend or frontend and answers /health and
+ * /health/ready itself.
+ */
 export function createGateway({
   backendUrl,
   frontendUrl,
   version,
   trustProxy = false,
   idleConnectionMs = 4000,
+  streamsPerClient = 20,
+  headersTimeoutMs = 10_000,
+  bodyTimeoutMs = 30_000,
+  readyTimeoutMs = 2000,
 }: GatewayOptions) {
   // Reused connections to backend and frontend: a new TCP connection per request costs more than the
   // request. An idle one is dropped before the target's own keep-alive timeout (Node's default: 5 s)
   // would close it, so a request is never sent down a connection the other end is closing, also for
-  // targets that send no Keep-Alive hint for Node's agent to follow.
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: idleConnectionMs });
+  // targets that send no Keep-Alive hint for Node's agent to follow. No cap on the number of
+  // connections: a capped pool lets whoever holds connections (long deploys, event streams) make
+  // everyone else wait for a turn.
+  const agent = new Agent({ keepAlive: true, timeout: idleConnectionMs });
+  // Event streams stay open for hours: their own connections, never taken from or returned to the
+  // pool that ordinary requests use.
+  const streamAgent = new Agent({ keepAlive: false });
   const proxy = createProxyServer({ xfwd: true, ws: false, agent, connectTimeout: 5000 });
+  const streams = streamCounter(streamsPerClient);
 
   proxy.on("proxyRes", (proxyRes) => {
     Object.assign(proxyRes.headers, securityHeaders);
@@ -91,18 +237,103 @@ export function createGateway({
     }
   });
 
-  return createServer((req: IncomingMessage, res: ServerResponse) => {
-    const pathname = new URL(req.url ?? "/", "http://gateway").pathname;
-    const route = routeFor(pathname);
-    if (route === "health") {
-      sendJson(res, 200, { status: "ok", version });
-      return;
+  async function ready(res: ServerResponse) {
+    const unreachable = await probeBackend(backendUrl, agent, readyTimeoutMs);
+    if (unreachable === undefined) sendJson(res, 200, { status: "ok", version });
+    else
+      sendJson(
+        res,
+        503,
+        errorBody("SERVICE_UNAVAILABLE", 503, `The backend (${backendUrl}) is not reachable (${unreachable})`),
+      );
+  }
+
+  async function forward(req: IncomingMessage, res: ServerResponse, target: string, isStream: boolean) {
+    let buffer: Readable | undefined;
+    if (hasBody(req)) {
+      const outcome = await readBody(req, bodyTimeoutMs);
+      if ("refused" in outcome) {
+        const message =
+          outcome.refused === 413
+            ? `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`
+            : `The request body did not arrive within ${bodyTimeoutMs / 1000} s`;
+        const code = outcome.refused === 413 ? "PAYLOAD_TOO_LARGE" : "REQUEST_TIMEOUT";
+        // A trickling client is cut off; an oversized body is read (and dropped) a while longer.
+        if (outcome.refused === 413) drainThenClose(req);
+        sendJson(
+          res,
+          outcome.refused,
+          errorBody(code, outcome.refused, message),
+          outcome.refused === 408 ? { connection: "close" } : {},
+        );
+        return;
+      }
+      req.headers["content-length"] = String(outcome.body.length);
+      delete req.headers["transfer-encoding"];
+      buffer = Readable.from([outcome.body]);
     }
-    if (!trustProxy) {
-      delete req.headers["x-forwarded-host"];
-      delete req.headers["x-forwarded-proto"];
-      delete req.headers["x-forwarded-port"];
-    }
-    proxy.web(req, res, { target: route === "backend" ? backendUrl : frontendUrl });
+    proxy.web(req, res, { target, buffer, agent: isStream ? streamAgent : agent });
+  }
+
+  const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      // Node's own backstop; the body's time limit is enforced above, with a JSON answer.
+      requestTimeout: headersTimeoutMs + bodyTimeoutMs + 1000,
+      connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      const pathname = new URL(req.url ?? "/", "http://gateway").pathname;
+      const route = routeFor(pathname);
+      if (route === "health") {
+        sendJson(res, 200, { status: "ok", version });
+        return;
+      }
+      if (route === "ready") {
+        void ready(res);
+        return;
+      }
+      const isStream = EVENT_STREAM_PATHS.has(pathname);
+      if (isStream && !streams.admit(clientAddress(req, trustProxy), res)) {
+        sendJson(
+          res,
+          429,
+          errorBody(
+            "TOO_MANY_REQUESTS",
+            429,
+            `At most ${streamsPerClient} open event streams per client; close one before opening another`,
+          ),
+        );
+        return;
+      }
+      if (!trustProxy) {
+        delete req.headers["x-forwarded-for"];
+        delete req.headers["x-forwarded-host"];
+        delete req.headers["x-forwarded-proto"];
+        delete req.headers["x-forwarded-port"];
+      }
+      void forward(req, res, route === "backend" ? backendUrl : frontendUrl, isStream);
+    },
+  );
+
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) return socket.destroy();
+    if (error.code === "ERR_HTTP_REQUEST_TIMEOUT")
+      writeRawJson(
+        socket,
+        408,
+        "Request Timeout",
+        errorBody("REQUEST_TIMEOUT", 408, "The request did not arrive in time"),
+      );
+    else if (error.code === "HPE_HEADER_OVERFLOW")
+      writeRawJson(
+        socket,
+        431,
+        "Request Header Fields Too Large",
+        errorBody("HEADERS_TOO_LARGE", 431, "The request headers are too large"),
+      );
+    else writeRawJson(socket, 400, "Bad Request", errorBody("BAD_REQUEST", 400, "The request is malformed"));
   });
+
+  return server;
 }

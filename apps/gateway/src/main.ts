@@ -1,20 +1,33 @@
 import { readFileSync } from "node:fs";
 import { createGateway } from "./gateway.ts";
 
+/** sysexits' EX_CONFIG: `npm start`'s supervisor does not restart a process that exits with it. */
+const CONFIG_ERROR_EXIT_CODE = 78;
+
+/** One line naming what is wrong and what to do; no stack trace. */
 function fail(message: string): never {
-  console.error(`Invalid configuration:\n  ${message}`);
-  process.exit(1);
+  console.error(`The gateway cannot start: ${message}`);
+  process.exit(CONFIG_ERROR_EXIT_CODE);
 }
 
 function urlFromEnv(name: string, fallback: string): string {
-  const value = process.env[name] ?? fallback;
+  const value = process.env[name] || fallback;
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
-    fail(`${name}: not an http(s) URL: ${value}`);
+    fail(`${name} is not an http(s) URL ("${value}"): fix or unset it.`);
   return value;
 }
 
-const port = Number(process.env.PORT ?? 8080);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT: not a port number: ${process.env.PORT}`);
+function integerFromEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max)
+    fail(`${name} must be a whole number from ${min} to ${max}, not "${raw}": fix or unset it.`);
+  return value;
+}
+
+const port = integerFromEnv("PORT", 8080, 0, 65535);
+const host = process.env.GATEWAY_HOST || "0.0.0.0";
 
 const version =
   process.env.STACKGATE_VERSION ??
@@ -26,9 +39,22 @@ const gateway = createGateway({
   frontendUrl: urlFromEnv("FRONTEND_URL", "http://127.0.0.1:4321"),
   version,
   trustProxy: process.env.TRUST_PROXY === "true" || process.env.TRUST_PROXY === "1",
+  streamsPerClient: integerFromEnv("MAX_STREAMS_PER_CLIENT", 20, 1, 1_000_000),
+  headersTimeoutMs: integerFromEnv("REQUEST_HEADERS_TIMEOUT_SECONDS", 10, 1, 3600) * 1000,
+  bodyTimeoutMs: integerFromEnv("REQUEST_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
 });
 
-gateway.listen(port, process.env.GATEWAY_HOST ?? "0.0.0.0", () => {
+gateway.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EADDRINUSE")
+    fail(`port ${port} (PORT) is already in use: stop the program holding it, or set PORT to a free port.`);
+  if (error.code === "EACCES")
+    fail(`port ${port} (PORT) needs privileges this user does not have: set PORT to 1024 or above.`);
+  if (error.code === "EADDRNOTAVAIL")
+    fail(`GATEWAY_HOST "${host}" is not an address of this machine: fix or unset it.`);
+  fail(`cannot listen on ${host}:${port} (${error.code ?? error.message}).`);
+});
+
+gateway.listen(port, host, () => {
   console.log(`Stackgate ${version} on http://localhost:${port}`);
 });
 
