@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { OpenAPIGenerator } from "@orpc/openapi";
@@ -37,6 +37,9 @@ export async function generateOpenApiDocument(version: string) {
 
 /** Scalar's browser bundle, served by us: the default CDN is unreachable offline and breaks the CSP. */
 export function loadScalarBundle(): Buffer {
+  // The single-file build (scripts/bundle.ts) ships the bundle beside itself, without Scalar's package.
+  const besideBuild = new URL("./scalar-standalone.js", import.meta.url);
+  if (existsSync(besideBuild)) return readFileSync(besideBuild);
   // The package exports no path to its browser bundle, so find it beside the main entry.
   const mainEntry = createRequire(import.meta.url).resolve("@scalar/api-reference");
   return readFileSync(join(dirname(mainEntry), "browser", "standalone.js"));
