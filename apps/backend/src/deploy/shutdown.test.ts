@@ -1,26 +1,16 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type KomodoSimulator, startKomodoSimulator } from "@stackgate/simulators";
 import Sqlite from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openEventStream } from "../testing/event-stream.ts";
+import { type BackendProcess, postJson, signInAdmin, startBackendProcess } from "./backend-process.ts";
 
 const PASSWORD = "shutdown-password-1";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 let komodo: KomodoSimulator;
-let backend: ChildProcess;
+let backend: BackendProcess;
 let url: string;
 let dataDir: string;
 
@@ -28,55 +18,23 @@ beforeAll(async () => {
   komodo = await startKomodoSimulator({ stacks: 40, faults: { updateDelayMs: 800 } });
   komodo.addStack({ name: "glacial", faults: { updateDelayMs: 60_000 } });
   dataDir = mkdtempSync(join(tmpdir(), "stackgate-shutdown-"));
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  backend = spawn(process.execPath, [join(import.meta.dirname, "../main.ts")], {
-    env: {
-      ...process.env,
-      NODE_ENV: "test",
-      BACKEND_PORT: String(port),
-      DATA_DIR: dataDir,
-      APP_URL: url,
-      BETTER_AUTH_SECRET: "shutdown-test-secret-long-enough-1234567890",
-      SEED_ADMIN_PASSWORD: PASSWORD,
-      LOG_LEVEL: "warn",
-      SCANNER_SWEEP_DELAY_SECONDS: "3600",
-      SHUTDOWN_GRACE_SECONDS: "3",
-    },
-    stdio: ["ignore", "ignore", "pipe"],
+  backend = await startBackendProcess({
+    dataDir,
+    adminPassword: PASSWORD,
+    env: { SHUTDOWN_GRACE_SECONDS: "3" },
   });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await fetch(`${url}/doc`);
-      break;
-    } catch {
-      if (attempt > 150) throw new Error("backend did not start");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  url = backend.url;
 });
 afterAll(async () => {
-  backend.kill("SIGKILL");
+  backend.child.kill("SIGKILL");
   await komodo.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 it("on SIGTERM finishes running deploys, records every acknowledged one, ends streams and exits within 10 s", async () => {
-  const signIn = await fetch(`${url}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: url },
-    body: JSON.stringify({ email: "admin@stackgate.local", password: PASSWORD }),
-  });
-  const cookie = signIn.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
+  const cookie = await signInAdmin(url, PASSWORD);
   const post = (path: string, body: unknown, headers: Record<string, string>) =>
-    fetch(url + path, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: url, ...headers },
-      body: JSON.stringify(body),
-    });
+    postJson(url + path, body, headers);
   await post(
     "/api/v0/deploy/credentials",
     { name: "k", url: komodo.url, key: komodo.key, secret: komodo.secret },
@@ -114,10 +72,10 @@ it("on SIGTERM finishes running deploys, records every acknowledged one, ends st
   while (started.size < names.length) record(await stream.next());
 
   const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
-    backend.once("exit", (code) => resolve({ code, at: performance.now() })),
+    backend.child.once("exit", (code) => resolve({ code, at: performance.now() })),
   );
   const signalledAt = performance.now();
-  backend.kill("SIGTERM");
+  backend.child.kill("SIGTERM");
   await new Promise((resolve) => setTimeout(resolve, 50));
   const late = await Promise.all(["late-1", "late-2", "late-3"].map(deploy));
 

@@ -1,0 +1,94 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+/** For tests: the real backend (main.ts) as a child process, to be signalled or killed. */
+export interface BackendProcess {
+  url: string;
+  child: ChildProcess;
+  /** What the process wrote to stderr so far. */
+  stderr: () => string;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts main.ts over `dataDir` on a free port and resolves once it answers `/doc`. */
+export async function startBackendProcess({
+  dataDir,
+  adminPassword,
+  env = {},
+}: {
+  dataDir: string;
+  adminPassword: string;
+  env?: Record<string, string>;
+}): Promise<BackendProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [join(import.meta.dirname, "../main.ts")], {
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      BACKEND_PORT: String(port),
+      DATA_DIR: dataDir,
+      APP_URL: url,
+      BETTER_AUTH_SECRET: "backend-process-test-secret-long-enough-1234567890",
+      SEED_ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: "warn",
+      SCANNER_SWEEP_DELAY_SECONDS: "3600",
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let exitCode: number | null | undefined;
+  void exited.then((code) => {
+    exitCode = code;
+  });
+  // Readiness probe: the port answers once start-up (migrations, recovery) is done.
+  for (let attempt = 0; ; attempt++) {
+    if (exitCode !== undefined) throw new Error(`backend exited (${exitCode}) during start: ${stderr}`);
+    try {
+      await fetch(`${url}/doc`);
+      break;
+    } catch {
+      if (attempt > 200) throw new Error(`backend did not start: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return { url, child, stderr: () => stderr, exited };
+}
+
+/** Signs in as the seeded admin and returns the Cookie header value. */
+export async function signInAdmin(url: string, password: string) {
+  const response = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify({ email: "admin@stackgate.local", password }),
+  });
+  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status}`);
+  return response.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+}
+
+/** A POST with a JSON body from the app's own origin. */
+export const postJson = (url: string, body: unknown, headers: Record<string, string>) =>
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: new URL(url).origin, ...headers },
+    body: JSON.stringify(body),
+  });

@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type KomodoSimulator,
+  type NtfyReceiver,
+  startKomodoSimulator,
+  startNtfyReceiver,
+} from "@stackgate/simulators";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { INTERRUPTED_MESSAGE } from "../history/service.ts";
+import { openEventStream } from "../testing/event-stream.ts";
+import { type BackendProcess, postJson, signInAdmin, startBackendProcess } from "./backend-process.ts";
+
+const PASSWORD = "crash-password-1";
+const SLOW = Array.from({ length: 15 }, (_, index) => `slow-${index}`);
+const QUICK = Array.from({ length: 15 }, (_, index) => `quick-${index}`);
+
+let komodo: KomodoSimulator;
+let ntfy: NtfyReceiver;
+let dataDir: string;
+const started: BackendProcess[] = [];
+
+beforeAll(async () => {
+  komodo = await startKomodoSimulator({ stacks: [] });
+  for (const name of SLOW) komodo.addStack({ name, faults: { updateDelayMs: 60_000 } });
+  for (const name of QUICK) komodo.addStack({ name, faults: { updateDelayMs: 50 } });
+  ntfy = await startNtfyReceiver();
+  dataDir = mkdtempSync(join(tmpdir(), "stackgate-crash-"));
+});
+afterAll(async () => {
+  for (const backend of started) backend.child.kill("SIGKILL");
+  await komodo.close();
+  await ntfy.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const start = async () => {
+  const backend = await startBackendProcess({ dataDir, adminPassword: PASSWORD });
+  started.push(backend);
+  return backend;
+};
+
+interface Entry {
+  stack: string;
+  success: boolean;
+  message: string;
+}
+
+it("after kill -9 during concurrent deploys, every action Komodo received is in the history", async () => {
+  const first = await start();
+  const cookie = await signInAdmin(first.url, PASSWORD);
+  const post = (path: string, body: unknown, headers: Record<string, string> = { cookie }) =>
+    postJson(first.url + path, body, headers);
+  await post("/api/v0/deploy/credentials", {
+    name: "k",
+    url: komodo.url,
+    key: komodo.key,
+    secret: komodo.secret,
+  });
+  await post("/api/v0/deploy/credentials/notify", { url: ntfy.url, topic: "alerts", enabled: true });
+  const { key } = (await (await post("/api/v0/apikeys", { name: "burst" })).json()) as { key: string };
+
+  const answers = new Map<string, { status: number; message: string }>();
+  for (const stack of [...SLOW, ...QUICK]) {
+    void post("/api/v0/deploy", { stack, action: "pull-redeploy" }, { "x-api-key": key }).then(
+      async (response) => {
+        answers.set(stack, { status: response.status, message: ((await response.json()) as Entry).message });
+      },
+      () => {},
+    );
+  }
+  const reached = () => new Set(komodo.calls.filter((call) => call.api === "execute").map(stackOf));
+  // Killed while every slow deploy is inside Komodo, whatever the quick ones are doing.
+  await vi.waitFor(() => expect([...reached()]).toEqual(expect.arrayContaining(SLOW)), {
+    timeout: 20_000,
+    interval: 20,
+  });
+  first.child.kill("SIGKILL");
+  await first.exited;
+
+  const second = await start();
+  const history = (await (
+    await fetch(`${second.url}/api/v0/history`, { headers: { "x-api-key": key } })
+  ).json()) as { history: Entry[] };
+  for (const stack of reached()) {
+    const entries = history.history.filter((entry) => entry.stack === stack);
+    expect(entries, stack).toHaveLength(1);
+    const [entry] = entries;
+    const answer = answers.get(stack);
+    if (answer) expect(entry).toMatchObject({ success: answer.status === 200, message: answer.message });
+    else if (!entry!.success) expect(entry!.message).toBe(INTERRUPTED_MESSAGE);
+  }
+  for (const stack of SLOW) {
+    expect(history.history.find((entry) => entry.stack === stack)).toMatchObject({
+      success: false,
+      message: INTERRUPTED_MESSAGE,
+    });
+  }
+
+  // Published like any failed deploy: the alerts go out, and no run is left in the live set.
+  await vi.waitFor(
+    () =>
+      expect(ntfy.published.map((message) => message.title)).toEqual(
+        expect.arrayContaining(SLOW.map((stack) => `Deploy failed: pull-redeploy of ${stack}`)),
+      ),
+    { timeout: 10_000, interval: 20 },
+  );
+  const stream = await openEventStream(`${second.url}/api/v0/deploy/events`, { "x-api-key": key });
+  expect(await stream.next()).toEqual({ type: "subscribed", running: [] });
+  stream.close();
+}, 60_000);
+
+function stackOf(call: { params: unknown }) {
+  return (call.params as { stack: string }).stack;
+}

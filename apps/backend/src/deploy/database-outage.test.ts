@@ -1,0 +1,132 @@
+import { execFileSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Sqlite from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { openEventStream } from "../testing/event-stream.ts";
+import { startConnectedBackend } from "../testing/harness.ts";
+
+type World = Awaited<ReturnType<typeof startConnectedBackend>>;
+
+const STACKS = { stacks: [{ name: "web", state: "running" as const }] };
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const deploy = ({ app, key }: World) =>
+  app.request("/api/v0/deploy", {
+    method: "POST",
+    headers: { "x-api-key": key },
+    json: { stack: "web", action: "pull" },
+  });
+const executes = ({ komodo }: World) => komodo.calls.filter((call) => call.api === "execute");
+
+/**
+ * While the database will not take writes: deploys are refused with 503 before anything reaches
+ * Komodo and leave no run behind; reads and /doc keep answering.
+ */
+async function expectRefusedWhileDown(world: World, problem: RegExp) {
+  const { app, cookie, key } = world;
+  world.komodo.clearCalls();
+  const askedAt = performance.now();
+  const refused = await deploy(world);
+  const answeredAfterMs = performance.now() - askedAt;
+  expect(refused.status).toBe(503);
+  expect(refused.json).toMatchObject({ success: false, stack: "web", action: "pull" });
+  expect(refused.json.message).toMatch(problem);
+  expect(refused.json.message).toContain("'pull' of 'web' was not started and nothing was sent to Komodo");
+  expect(answeredAfterMs).toBeLessThan(3000);
+  expect(executes(world)).toEqual([]);
+
+  const stream = await openEventStream(`${app.url}/api/v0/deploy/events`, { "x-api-key": key });
+  expect(await stream.next()).toEqual({ type: "subscribed", running: [] });
+  stream.close();
+
+  expect((await app.request("/doc")).status).toBe(200);
+  expect((await app.request("/api/v0/history", { headers: { "x-api-key": key } })).status).toBe(200);
+  expect((await app.request("/api/v0/apikeys", { headers: { cookie } })).status).toBe(200);
+}
+
+/** Once the database takes writes again, deploys run and are recorded, without a restart. */
+async function expectRecovered(world: World) {
+  const done = await deploy(world);
+  expect(done.status).toBe(200);
+  expect(executes(world).map((call) => call.type)).toEqual(["PullStack"]);
+  const { history } = (await world.app.request("/api/v0/history", { headers: { "x-api-key": world.key } }))
+    .json;
+  expect(history[0]).toMatchObject({ stack: "web", action: "pull", success: true });
+  expect(history).toHaveLength(1);
+}
+
+describe("a database locked by another process", () => {
+  it("refuses deploys with 503 at once, sends nothing to Komodo, keeps reads answering, and recovers", async () => {
+    const world = await startConnectedBackend({ komodo: STACKS });
+    cleanups.push(() => world.close());
+    const other = new Sqlite(join(world.app.dataDir, "db.sqlite"));
+    cleanups.push(() => other.close());
+
+    other.exec("BEGIN EXCLUSIVE");
+    const busy = /^The database is busy \(another process holds a lock on it\)/;
+    await expectRefusedWhileDown(world, busy);
+    // Any other write is answered the same way, by the one mapping of database failures.
+    const write = await world.app.request("/api/v0/apikeys", {
+      method: "POST",
+      headers: { cookie: world.cookie },
+      json: { name: "while-locked" },
+    });
+    expect(write.status).toBe(503);
+    expect(write.json).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503 });
+    expect(write.json.message).toMatch(busy);
+    other.exec("ROLLBACK");
+    await expectRecovered(world);
+  });
+});
+
+describe("a full disk under DATA_DIR", () => {
+  it("refuses deploys with 503, sends nothing to Komodo, leaves no run behind, and recovers", async (context) => {
+    const mountPoint = mkdtempSync(join(tmpdir(), "stackgate-full-disk-"));
+    cleanups.push(() => rmSync(mountPoint, { recursive: true, force: true }));
+    try {
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", mountPoint], { stdio: "pipe" });
+    } catch (error) {
+      console.warn(
+        `\n!!! SKIPPED: the full-disk test needs to mount a tmpfs (run as root): ${String(error).split("\n")[0]}\n`,
+      );
+      context.skip();
+    }
+    cleanups.push(() => execFileSync("umount", [mountPoint]));
+    const dataDir = join(mountPoint, "data");
+    const world = await startConnectedBackend({ komodo: STACKS, dataDir });
+    cleanups.push(() => world.close({ keepData: true }));
+
+    // An emptied WAL makes the next write need new space, so it meets the full disk for sure (a
+    // write that fits in space the WAL already holds succeeds even on a full disk).
+    const other = new Sqlite(join(dataDir, "db.sqlite"));
+    other.pragma("wal_checkpoint(TRUNCATE)");
+    other.close();
+    const filler = join(mountPoint, "filler");
+    fill(filler);
+
+    await expectRefusedWhileDown(
+      world,
+      /^The database is full \(no space left on the disk that holds DATA_DIR\)/,
+    );
+    unlinkSync(filler);
+    await expectRecovered(world);
+  });
+});
+
+/** Writes zeros to `path` until the file system has no space left. */
+function fill(path: string) {
+  const descriptor = openSync(path, "w");
+  const chunk = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) writeSync(descriptor, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+  } finally {
+    closeSync(descriptor);
+  }
+}
