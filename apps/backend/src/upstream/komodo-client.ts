@@ -1,13 +1,20 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Types } from "komodo_client";
+import type { z } from "zod";
+import { answerSchemas, describeShapeError, type KomodoUpdate } from "./answers.ts";
 import { networkFailureReason, UpstreamError } from "./errors.ts";
-import { createTransport, type TransportResponse } from "./transport.ts";
+import { cleanUpstreamLabel, limitLength } from "./text.ts";
+import {
+  AnswerTooLargeError,
+  createTransport,
+  MAX_ANSWER_BYTES,
+  type TransportResponse,
+} from "./transport.ts";
 import { failedUpdateReason, isComplete } from "./updates.ts";
 
+export type { KomodoStack, KomodoStackListItem, KomodoUpdate, KomodoUpdateList } from "./answers.ts";
 export { UpstreamError, type UpstreamErrorKind } from "./errors.ts";
 export { failedUpdateReason } from "./updates.ts";
-
-export type KomodoStackListItem = Types.StackListItem;
 
 export interface KomodoConnection {
   url: string;
@@ -16,8 +23,10 @@ export interface KomodoConnection {
 }
 
 export interface KomodoClientOptions {
-  /** Time limit of each HTTP call. Default 10 s. */
+  /** Time limit of each HTTP call, answer included. Default 10 s. */
   timeoutMs?: number;
+  /** Size limit of each answer. Default 8 MiB. */
+  maxAnswerBytes?: number;
 }
 
 export type ExecuteType = "PullStack" | "DeployStack" | "DestroyStack";
@@ -39,17 +48,30 @@ export type KomodoClient = ReturnType<typeof createKomodoClient>;
 /**
  * A small client for Komodo Core's HTTP API (`POST /read|/write|/execute/<Type>`). The key and secret
  * live only in this closure and in request headers; errors and their messages never carry them.
+ *
+ * Komodo's answers are untrusted input: each is limited in time and size, parsed safely, and checked
+ * against the shape its request returns; whatever is wrong is an `UpstreamError` (a 502), never a
+ * crash. Every text taken from an answer is cleaned of control characters and cut to a sane length.
  */
 export function createKomodoClient(
   connection: KomodoConnection,
-  { timeoutMs = 10_000 }: KomodoClientOptions = {},
+  { timeoutMs = 10_000, maxAnswerBytes = MAX_ANSWER_BYTES }: KomodoClientOptions = {},
 ) {
   const base = baseUrl(connection.url);
-  const transport = createTransport(base.startsWith("https:"));
+  const transport = createTransport(base.startsWith("https:"), { maxAnswerBytes });
   const where = `Komodo at ${base}`;
   const redact = redactor([connection.key, connection.secret]);
+  const answers = answerSchemas(redact);
 
-  async function call(api: Api, type: string, params: object, signal?: AbortSignal, budgetMs = timeoutMs) {
+  /** Calls `type` and returns its answer in the shape `schema` describes. */
+  async function call<S extends z.ZodType>(
+    schema: S,
+    api: Api,
+    type: string,
+    params: object,
+    signal?: AbortSignal,
+    budgetMs = timeoutMs,
+  ): Promise<z.output<S>> {
     const timeout = AbortSignal.timeout(budgetMs);
     let response: TransportResponse;
     try {
@@ -69,54 +91,55 @@ export function createKomodoClient(
         throw new UpstreamError("timeout", `${where} did not answer within ${budgetMs} ms`);
       }
       if (signal?.aborted) throw signal.reason;
+      if (error instanceof AnswerTooLargeError) {
+        throw badResponse(`more than ${mebibytes(error.limitBytes)} to ${type}, the most Stackgate reads`);
+      }
       throw new UpstreamError("unreachable", `${where} is unreachable: ${networkFailureReason(error)}`);
     }
-    return interpret(response);
+    const body = interpret(response);
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      throw badResponse(`an unexpected shape to ${type}: ${describeShapeError(parsed.error)}`);
+    }
+    return parsed.data;
   }
 
   function interpret({ status, location, text }: TransportResponse): unknown {
     if (status >= 300 && status < 400) {
-      const message = redact(`${where} redirects to ${location ?? "another address"}; use that address`);
-      throw new UpstreamError("rejected", message, { status });
+      const target = cleanUpstreamLabel(location ?? "another address", redact);
+      throw new UpstreamError("rejected", `${where} redirects to ${target}; use that address`, { status });
     }
     const body = parseJson(text);
     if (status >= 200 && status < 300) {
       if (body === undefined) throw badResponse("a body that is not JSON");
       return body;
     }
-    if (isKomodoError(body)) {
-      const detail = Array.isArray(body.trace) ? redact(body.trace.join("\n")) : undefined;
-      throw new UpstreamError("rejected", redact(body.error), { status, detail });
+    const failure = answers.failure.safeParse(body);
+    if (failure.success) {
+      const { error, trace } = failure.data;
+      throw new UpstreamError("rejected", error, { status, detail: trace?.join("\n") });
     }
-    const snippet = text.replace(/\s+/g, " ").trim().slice(0, 200);
-    const message = redact(`${where} answered HTTP ${status}: ${snippet}`);
-    throw new UpstreamError("rejected", message, { status });
+    const snippet = limitLength(cleanUpstreamLabel(text, redact).replace(/\s+/g, " ").trim(), 200);
+    throw new UpstreamError("rejected", `${where} answered HTTP ${status}: ${snippet}`, { status });
   }
 
   function badResponse(what: string): UpstreamError {
     return new UpstreamError("bad-response", `${where} answered with ${what}`);
   }
 
-  async function readUpdate(api: Api, type: string, params: object, signal?: AbortSignal, budgetMs?: number) {
-    const body = await call(api, type, params, signal, budgetMs);
-    if (!isUpdate(body)) throw badResponse(`something that is not an Update to ${type}`);
-    return body;
-  }
+  const readUpdate = (api: Api, type: string, params: object, signal?: AbortSignal, budgetMs?: number) =>
+    call(answers.update, api, type, params, signal, budgetMs);
 
-  async function listStacksPage(params: Types.ListStacks): Promise<Types.StackListItem[]> {
-    const body = await call("read", "ListStacks", params);
-    if (!Array.isArray(body)) throw badResponse("something that is not a list to ListStacks");
-    return body as Types.StackListItem[];
-  }
+  const listStacksPage = (params: Types.ListStacks) => call(answers.stackList, "read", "ListStacks", params);
 
   /**
    * Follows an Update until Komodo marks it complete: it looks again after 10 ms, then doubles the
    * wait up to 1 s, and gives up at `deadline` with a `timeout` error.
    */
   async function waitForUpdate(
-    update: Types.Update,
+    update: KomodoUpdate,
     { deadline, signal }: WaitOptions,
-  ): Promise<Types.Update> {
+  ): Promise<KomodoUpdate> {
     if (isComplete(update)) return update;
     const id = update._id?.$oid;
     if (!id) throw badResponse(`an ${update.operation} Update without an id, which cannot be followed`);
@@ -141,20 +164,14 @@ export function createKomodoClient(
     }
   }
 
-  function execute<T extends ExecuteType>(type: T, params: ExecuteParams<T>): Promise<Types.Update> {
+  function execute<T extends ExecuteType>(type: T, params: ExecuteParams<T>): Promise<KomodoUpdate> {
     return readUpdate("execute", type, params);
   }
 
   return {
     /** Komodo's version, e.g. "2.3.2"; also the cheapest check that URL, key and secret work. */
     async getVersion(): Promise<string> {
-      const body = (await call(
-        "read",
-        "GetVersion",
-        {} satisfies Types.GetVersion,
-      )) as Types.GetVersionResponse;
-      if (typeof body?.version !== "string") throw badResponse("something that is not a version");
-      return body.version;
+      return (await call(answers.version, "read", "GetVersion", {} satisfies Types.GetVersion)).version;
     },
 
     /**
@@ -168,14 +185,13 @@ export function createKomodoClient(
     findStacks: (names: string[]) => listStacksPage({ query: { names }, limit: 0 }),
 
     /** The stack with exactly this name as `ListStacks` shows it (state, services), if there is one. */
-    async findStack(name: string): Promise<Types.StackListItem | undefined> {
+    async findStack(name: string) {
       const items = await listStacksPage({ query: { names: [name] }, limit: 0 });
       return items.find((item) => item.name === name);
     },
 
     /** The full stack (config and info) by id or name. */
-    getStack: (stack: string) =>
-      call("read", "GetStack", { stack } satisfies Types.GetStack) as Promise<Types.GetStackResponse>,
+    getStack: (stack: string) => call(answers.stack, "read", "GetStack", { stack } satisfies Types.GetStack),
 
     execute,
 
@@ -187,25 +203,22 @@ export function createKomodoClient(
     async executeAndWait<T extends ExecuteType>(type: T, params: ExecuteParams<T>, options: WaitOptions) {
       const update = await waitForUpdate(await execute(type, params), options);
       if (update.success) return update;
-      throw new UpstreamError("failed-update", redact(failedUpdateReason(update)), {
+      throw new UpstreamError("failed-update", failedUpdateReason(update), {
         detail: `Update ${update._id?.$oid ?? "without id"}`,
       });
     },
 
     /** One page (100, newest first) of Updates matching a MongoDB filter; `next_page` is null at the end. */
     listUpdates: (query?: Record<string, unknown>, page = 0) =>
-      call("read", "ListUpdates", {
-        query,
-        page,
-      } satisfies Types.ListUpdates) as Promise<Types.ListUpdatesResponse>,
+      call(answers.updateList, "read", "ListUpdates", { query, page } satisfies Types.ListUpdates),
 
     /** Changes only the config fields given (e.g. `poll_for_updates`); `id` may be the name. */
     updateStack: (id: string, config: Types._PartialStackConfig) =>
-      call("write", "UpdateStack", { id, config } satisfies Types.UpdateStack) as Promise<Types.Stack>,
+      call(answers.stack, "write", "UpdateStack", { id, config } satisfies Types.UpdateStack),
 
     /** Deletes the stack (Komodo takes it down first) and returns it; `id` may be the name. */
     deleteStack: (id: string) =>
-      call("write", "DeleteStack", { id } satisfies Types.DeleteStack) as Promise<Types.Stack>,
+      call(answers.stack, "write", "DeleteStack", { id } satisfies Types.DeleteStack),
 
     /** Closes the kept-alive connections to Komodo; calls made afterwards open new ones. */
     close: () => transport.close(),
@@ -251,16 +264,4 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isKomodoError(body: unknown): body is { error: string; trace?: unknown } {
-  return typeof body === "object" && body !== null && typeof (body as { error?: unknown }).error === "string";
-}
-
-function isUpdate(body: unknown): body is Types.Update {
-  const update = body as Partial<Types.Update> | null;
-  return (
-    typeof update === "object" &&
-    update !== null &&
-    typeof update.status === "string" &&
-    Array.isArray(update.logs)
-  );
-}
+const mebibytes = (bytes: number) => `${Number((bytes / 1024 / 1024).toFixed(1))} MiB`;

@@ -1,6 +1,19 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 
+/** The most bytes one answer may have: thousands of stacks fit, and a hostile server cannot exhaust memory. */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** An answer longer than the limit: reading stopped and its connection was closed. */
+export class AnswerTooLargeError extends Error {
+  readonly limitBytes: number;
+  constructor(limitBytes: number) {
+    super(`the answer is larger than ${limitBytes} bytes`);
+    this.name = "AnswerTooLargeError";
+    this.limitBytes = limitBytes;
+  }
+}
+
 export interface TransportResponse {
   status: number;
   location: string | undefined;
@@ -25,7 +38,10 @@ export interface Transport {
  * times what `node:http` costs per call (bench/RESULTS.md). An idle connection is dropped after
  * `idleMs`, before a server with Node's default keep-alive (5 s) would close it under a request.
  */
-export function createTransport(secure: boolean, idleMs = 4_000): Transport {
+export function createTransport(
+  secure: boolean,
+  { idleMs = 4_000, maxAnswerBytes = MAX_ANSWER_BYTES }: { idleMs?: number; maxAnswerBytes?: number } = {},
+): Transport {
   const options = { keepAlive: true, maxSockets: 256, timeout: idleMs };
   const agent = secure ? new HttpsAgent(options) : new HttpAgent(options);
   const send = secure ? httpsRequest : httpRequest;
@@ -41,7 +57,7 @@ export function createTransport(secure: boolean, idleMs = 4_000): Transport {
             signal,
             headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
           },
-          (response) => readAll(response).then(resolve, reject),
+          (response) => readAll(response, maxAnswerBytes).then(resolve, reject),
         );
         outgoing.on("error", reject);
         outgoing.end(body);
@@ -51,10 +67,21 @@ export function createTransport(secure: boolean, idleMs = 4_000): Transport {
   };
 }
 
-function readAll(response: IncomingMessage): Promise<TransportResponse> {
+/** Reads the whole answer, or stops at `maxBytes` and destroys the connection (it is not reused). */
+function readAll(response: IncomingMessage, maxBytes: number): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
+    const tooLarge = () => {
+      response.destroy();
+      reject(new AnswerTooLargeError(maxBytes));
+    };
+    if (Number(response.headers["content-length"]) > maxBytes) return tooLarge();
     const chunks: Buffer[] = [];
-    response.on("data", (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    response.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) return tooLarge();
+      chunks.push(chunk);
+    });
     response.on("error", reject);
     response.on("end", () => {
       // A connection that broke mid-answer ends the body early: not an answer to use.

@@ -1,6 +1,6 @@
-import type { Types } from "komodo_client";
+import type { KomodoUpdate } from "./answers.ts";
 
-export function isComplete(update: Types.Update): boolean {
+export function isComplete(update: KomodoUpdate): boolean {
   return update.status === "Complete";
 }
 
@@ -8,7 +8,7 @@ export function isComplete(update: Types.Update): boolean {
  * Why a completed Update failed: the stderr (else stdout) of its last failed log stage, without the
  * HTML markup Komodo puts around "ERROR"/"TRACE" labels, or a generic sentence when there is none.
  */
-export function failedUpdateReason(update: Types.Update): string {
+export function failedUpdateReason(update: KomodoUpdate): string {
   const failed = update.logs.filter((entry) => !entry.success).at(-1);
   const output = failed ? stripMarkup(failed.stderr) || stripMarkup(failed.stdout) : "";
   return output || `Komodo reported ${update.operation} as failed without saying why`;

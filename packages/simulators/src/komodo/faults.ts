@@ -15,7 +15,24 @@ export interface ServerFaults {
   down?: boolean;
   /** API calls are answered 200 with a body that is not JSON (an HTML page). */
   garbage?: boolean;
+  /**
+   * Answers a hostile or broken Komodo gives instead of the real one, by request type
+   * (e.g. `{ ListStacks: { json: [{ x: 1 }] } }`). The request is still recorded.
+   */
+  hostileAnswers?: Partial<Record<string, HostileAnswer>>;
 }
+
+/** One answer of a hostile or broken Komodo. */
+export type HostileAnswer =
+  /** This JSON (status 200 unless given), whatever shape the request expects. */
+  | { json: unknown; status?: number }
+  /**
+   * 200 with a body of `bytes` bytes that starts like a JSON list, streamed without building it in
+   * memory, and with back-pressure. Chunked unless `declareLength` sends its Content-Length first.
+   */
+  | { streamBytes: number; declareLength?: boolean }
+  /** 200 with a body that starts like a JSON list and never ends. */
+  | { streamForever: true };
 
 /** Faults of one stack. */
 export interface StackFaults {
@@ -36,4 +53,13 @@ export function mergeFaults<T extends object>(current: T, patch: Partial<T>): T 
     if (value === undefined) delete merged[key];
   }
   return merged as T;
+}
+
+/**
+ * Text a hostile Komodo may put in a failure reason or a name: ANSI colour and cursor escapes, a C1
+ * control, a right-to-left override that flips what follows, and padding to `length` characters.
+ */
+export function hostileText(length = 100_000): string {
+  const head = "\u001b[31mERROR\u001b[0m \u001b[2J\u0007\u009b31m deploy of \u202egnp.exe\u202c failed: ";
+  return head + "A".repeat(Math.max(0, length - head.length));
 }

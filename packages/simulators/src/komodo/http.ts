@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerRespo
 import { setTimeout as sleep } from "node:timers/promises";
 import { KomodoError } from "./errors.ts";
 import type { ServerFaults } from "./faults.ts";
+import { answerHostile } from "./hostile.ts";
 import { type Api, handlerFor, KOMODO_VERSION, type RequestHandlers } from "./requests.ts";
 import { isPlainObject } from "./updates.ts";
 
@@ -50,6 +51,8 @@ export function createRequestListener(options: ListenerOptions): RequestListener
     const faults = options.faults();
     await delay(faults);
     if (faults.garbage) return sendText(response, 200, GARBAGE, "text/html; charset=utf-8");
+    const hostile = type ? faults.hostileAnswers?.[type] : undefined;
+    if (hostile) return answerHostile(response, hostile);
 
     try {
       // Komodo authenticates in a middleware, before the body is looked at.

@@ -426,6 +426,48 @@ describe("Komodo simulator: server faults", () => {
     expect(() => JSON.parse(response.text)).toThrow();
   });
 
+  it("plays hostile answers to one request type: wrong shapes and bodies of any size", async () => {
+    const sim = await start({ stacks: [{ name: "web" }] });
+    await sim.faults.set({
+      hostileAnswers: {
+        ListStacks: { json: [{ x: 1 }] },
+        GetStack: { json: { error: "nope" }, status: 500 },
+        GetVersion: { streamBytes: 3 * 1024 * 1024 + 5 },
+      },
+    });
+    expect(JSON.parse((await post(sim, "/read/ListStacks")).text)).toEqual([{ x: 1 }]);
+    expect(await post(sim, "/read/GetStack", { stack: "web" })).toMatchObject({ status: 500 });
+    const streamed = await post(sim, "/read/GetVersion");
+    expect(streamed.text).toHaveLength(3 * 1024 * 1024 + 5);
+    expect(streamed.text.startsWith('[{"x":1},')).toBe(true);
+    expect(sim.calls.map((call) => call.type)).toEqual(["ListStacks", "GetStack", "GetVersion"]);
+
+    await sim.faults.set({ hostileAnswers: { GetVersion: { streamBytes: 2048, declareLength: true } } });
+    const declared = await fetch(`${sim.url}/read/GetVersion`, { method: "POST", headers: credentials(sim) });
+    expect(declared.headers.get("content-length")).toBe("2048");
+    expect((await declared.arrayBuffer()).byteLength).toBe(2048);
+  });
+
+  it("streams a body without end until the client goes away", async () => {
+    const sim = await start();
+    await sim.faults.set({ hostileAnswers: { GetVersion: { streamForever: true } } });
+    const controller = new AbortController();
+    const response = await fetch(`${sim.url}/read/GetVersion`, {
+      method: "POST",
+      headers: credentials(sim),
+      signal: controller.signal,
+    });
+    let received = 0;
+    for await (const chunk of response.body!) {
+      received += chunk.length;
+      if (received > 20 * 1024 * 1024) break;
+    }
+    controller.abort();
+    expect(received).toBeGreaterThan(20 * 1024 * 1024);
+    await sim.faults.reset();
+    expect((await post(sim, "/read/GetVersion")).status).toBe(200);
+  });
+
   it("refuses even correct credentials when told to", async () => {
     const sim = await start();
     await sim.faults.set({ badCredentials: true });

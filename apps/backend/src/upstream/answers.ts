@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { cleanUpstreamLabel, cleanUpstreamText } from "./text.ts";
+
+/**
+ * The shapes of Komodo's answers that Stackgate reads, checked where they arrive. Only the fields
+ * used are kept (the rest is dropped), and every text in them is cleaned (see text.ts), with the
+ * connection's key and secret redacted.
+ */
+export function answerSchemas(redact: (text: string) => string) {
+  const text = z.string().transform((value) => cleanUpstreamText(value, redact));
+  const label = z.string().transform((value) => cleanUpstreamLabel(value, redact));
+
+  const stackListItem = z.object({
+    id: label,
+    name: label,
+    info: z.object({
+      state: label,
+      status: label.nullish(),
+      services: listOf(z.object({ service: label, image: label, update_available: z.boolean() })),
+    }),
+  });
+
+  const update = z.object({
+    _id: z.object({ $oid: label }).optional(),
+    operation: label,
+    status: label,
+    success: z.boolean(),
+    logs: listOf(z.object({ stage: label, stdout: text, stderr: text, success: z.boolean() })),
+  });
+
+  const stack = z.object({
+    name: label,
+    config: z.object({ poll_for_updates: z.boolean().optional() }).optional(),
+  });
+
+  return {
+    version: z.object({ version: label }),
+    stackList: listOf(stackListItem),
+    update,
+    updateList: z.object({
+      updates: listOf(
+        z.object({
+          operation: label,
+          start_ts: z.number(),
+          target: z.object({ type: label, id: label }),
+        }),
+      ),
+      next_page: z.number().int().nonnegative().nullish(),
+    }),
+    stack,
+    /** Komodo's `{error, trace}` failure body. */
+    failure: z.object({ error: text, trace: listOf(text).optional().catch(undefined) }),
+  };
+}
+
+export type AnswerSchemas = ReturnType<typeof answerSchemas>;
+export type KomodoStackListItem = z.output<AnswerSchemas["stackList"]>[number];
+export type KomodoUpdate = z.output<AnswerSchemas["update"]>;
+export type KomodoUpdateList = z.output<AnswerSchemas["updateList"]>;
+export type KomodoStack = z.output<AnswerSchemas["stack"]>;
+
+/**
+ * A list checked item by item that stops at the first wrong item: `z.array` would report every
+ * wrong item, and a few megabytes of `[{"x":1},…]` would become millions of issues.
+ */
+function listOf<T extends z.ZodType>(item: T) {
+  return z.unknown().transform((value, context): z.output<T>[] => {
+    if (!Array.isArray(value)) {
+      context.addIssue({ code: "custom", message: `expected a list, received ${kindOf(value)}` });
+      return z.NEVER;
+    }
+    const items: z.output<T>[] = [];
+    for (const [index, element] of value.entries()) {
+      const parsed = item.safeParse(element);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          context.addIssue({ code: "custom", message: issue.message, path: [index, ...issue.path] });
+        }
+        return z.NEVER;
+      }
+      items.push(parsed.data);
+    }
+    return items;
+  });
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  return typeof value === "object" ? "an object" : typeof value;
+}
+
+/** What was wrong, for a person: at most three issues, each with where it is. */
+export function describeShapeError(error: z.ZodError): string {
+  const shown = error.issues.slice(0, 3).map((issue) => {
+    const where = issue.path
+      .map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`))
+      .join("")
+      .replace(/^\./, "");
+    return `${where || "the answer"}: ${issue.message}`;
+  });
+  const more = error.issues.length - shown.length;
+  return shown.join("; ") + (more > 0 ? ` (and ${more} more)` : "");
+}
