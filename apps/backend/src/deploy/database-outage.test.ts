@@ -10,7 +10,7 @@ import { startConnectedBackend } from "../testing/harness.ts";
 type World = Awaited<ReturnType<typeof startConnectedBackend>>;
 
 const STACKS = { stacks: [{ name: "web", state: "running" as const }] };
-const cleanups: (() => Promise<void> | void)[] = [];
+const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
@@ -99,7 +99,10 @@ describe("a full disk under DATA_DIR", () => {
     cleanups.push(() => execFileSync("umount", [mountPoint]));
     const dataDir = join(mountPoint, "data");
     const world = await startConnectedBackend({ komodo: STACKS, dataDir });
-    cleanups.push(() => world.close({ keepData: true }));
+    cleanups.push(async () => {
+      await world.app.close({ keepData: true });
+      await world.komodo.close();
+    });
 
     // An emptied WAL makes the next write need new space, so it meets the full disk for sure (a
     // write that fits in space the WAL already holds succeeds even on a full disk).
