@@ -42,8 +42,10 @@ export const connectionProcedures = {
     tags,
     summary: "Save the Komodo connection, replacing the current one",
     description:
-      "Key and secret are stored encrypted and never returned. The connection is saved even when Komodo " +
-      "cannot be reached; the response says whether it answered and with which version.",
+      "Key and secret are stored encrypted and never returned. Komodo is asked for its version first: when " +
+      "it rejects the key and secret (401/403) nothing is saved (422). When it cannot be reached the " +
+      "connection is saved anyway; the response says whether it answered and with which version.",
+    errors: { 422: "Komodo rejected the key and secret; nothing was saved" },
   })
     .input(
       z.strictObject({

@@ -1,4 +1,5 @@
 import { type KomodoSimulator, startKomodoSimulator } from "@stackgate/simulators";
+import Sqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestBackend, type TestBackend } from "../testing/harness.ts";
 
@@ -49,13 +50,61 @@ describe("Komodo connection", () => {
     ).toBe("away");
   });
 
-  it("replaces the current connection and reloads the client", async () => {
+  it("saves nothing when Komodo rejects the key and secret, and keeps the current connection", async () => {
+    const before = (await app.request("/api/v0/deploy/credentials", { headers: { cookie } })).json.connection;
     const wrong = await save({ name: "home", url: komodo.url, key: komodo.key, secret: "wrong-secret" });
-    expect(wrong.json).toMatchObject({ reachable: false });
-    expect(wrong.json.error).toMatch(/Invalid user credentials/);
-    expect((await app.request("/api/v0/stacks", { headers: { cookie } })).status).toBe(502);
+    expect(wrong.status).toBe(422);
+    expect(wrong.json.message).toMatch(
+      /^Komodo rejected the key and secret \(.*Invalid user credentials.*\); nothing was saved$/,
+    );
+    expect(wrong.text).not.toContain("wrong-secret");
+    expect(
+      (await app.request("/api/v0/deploy/credentials", { headers: { cookie } })).json.connection,
+    ).toEqual(before);
+  });
+
+  it("replaces the current connection and reloads the client", async () => {
+    const other = await startKomodoSimulator({ stacks: 1 });
+    try {
+      const saved = await save({ name: "home", url: other.url, key: other.key, secret: other.secret });
+      expect(saved.json).toMatchObject({ reachable: true });
+      expect((await app.request("/api/v0/stacks", { headers: { cookie } })).json.stacks).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
     await save({ name: "home", url: komodo.url, key: komodo.key, secret: komodo.secret });
-    expect((await app.request("/api/v0/stacks", { headers: { cookie } })).status).toBe(200);
+    expect((await app.request("/api/v0/stacks", { headers: { cookie } })).json.stacks).toHaveLength(3);
+  });
+
+  it("refuses a user name or password in the URL with 400, never echoing it", async () => {
+    const before = (await app.request("/api/v0/deploy/credentials", { headers: { cookie } })).json.connection;
+    for (const url of [
+      `http://operator:hunter2-pass@${new URL(komodo.url).host}`,
+      `http://operator@${new URL(komodo.url).host}`,
+    ]) {
+      const refused = await save({ name: "home", url, key: komodo.key, secret: komodo.secret });
+      expect(refused.status).toBe(400);
+      expect(refused.json.message).toMatch(/url must not contain a user name or password/);
+      expect(refused.text).not.toContain("hunter2-pass");
+    }
+    expect(
+      (await app.request("/api/v0/deploy/credentials", { headers: { cookie } })).json.connection,
+    ).toEqual(before);
+  });
+
+  it("never shows a user name or password an older version stored in the URL", async () => {
+    const sqlite = new Sqlite(app.config.databasePath);
+    try {
+      sqlite
+        .prepare("UPDATE upstream_connection SET url = ?")
+        .run("http://operator:hunter2-pass@komodo.example:9120");
+    } finally {
+      sqlite.close();
+    }
+    const shown = await app.request("/api/v0/deploy/credentials", { headers: { cookie } });
+    expect(shown.json.connection.url).toBe("http://komodo.example:9120");
+    expect(shown.text).not.toContain("hunter2-pass");
+    await save({ name: "home", url: komodo.url, key: komodo.key, secret: komodo.secret });
   });
 
   it("deletes by name only", async () => {

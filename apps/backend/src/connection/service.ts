@@ -2,13 +2,43 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "../db/database.ts";
 import { upstreamConnection } from "../db/schema.ts";
 import type { SecretBox } from "../platform/secret-box.ts";
-import { createKomodoClient, type KomodoClient } from "../upstream/komodo-client.ts";
+import { createKomodoClient, type KomodoClient, UpstreamError } from "../upstream/komodo-client.ts";
 
 /** No Komodo connection is saved yet: answered with 503. */
 export class NoConnectionError extends Error {
   constructor() {
     super("No Komodo connection yet: add one under Settings");
   }
+}
+
+/** Komodo answered 401/403 to the new key and secret: answered with 422, and nothing is saved. */
+export class CredentialsRejectedError extends Error {
+  constructor(reason: string) {
+    super(`Komodo rejected the key and secret (${reason}); nothing was saved`);
+  }
+}
+
+/** The URL carries a user name or password (`user:password@host`): answered with 400. */
+export class CredentialsInUrlError extends Error {
+  constructor() {
+    super(
+      "url must not contain a user name or password (user:password@); Komodo is reached with the key and secret",
+    );
+  }
+}
+
+const hasCredentials = (url: string) => {
+  const parsed = URL.parse(url);
+  return Boolean(parsed && (parsed.username || parsed.password));
+};
+
+/** A URL stored by an older version may carry `user:password@`: never shown or used. */
+function withoutCredentials(url: string) {
+  const parsed = URL.parse(url);
+  if (!parsed || (!parsed.username && !parsed.password)) return url;
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.href.replace(/\/+$/, "");
 }
 
 export interface ConnectionInput {
@@ -33,15 +63,18 @@ export function createConnectionService({
 }) {
   const load = () => db.select().from(upstreamConnection).get();
   let client: KomodoClient | null = null;
+  const clientFor = (connection: { url: string; key: string; secret: string }) =>
+    createKomodoClient(connection, { timeoutMs: upstreamTimeoutMs });
 
   // A replaced client is not closed: deploys may still be using it. Its idle connections time out.
   const reload = () => {
     const row = load();
     client = row
-      ? createKomodoClient(
-          { url: row.url, key: secretBox.open(row.sealedKey), secret: secretBox.open(row.sealedSecret) },
-          { timeoutMs: upstreamTimeoutMs },
-        )
+      ? clientFor({
+          url: withoutCredentials(row.url),
+          key: secretBox.open(row.sealedKey),
+          secret: secretBox.open(row.sealedSecret),
+        })
       : null;
   };
   reload();
@@ -49,7 +82,7 @@ export function createConnectionService({
   const describe = (row: NonNullable<ReturnType<typeof load>>) => ({
     id: row.id,
     name: row.name,
-    url: row.url,
+    url: withoutCredentials(row.url),
   });
 
   return {
@@ -67,12 +100,31 @@ export function createConnectionService({
       return client;
     },
 
-    /** Saves (replacing any current connection), reloads the client, and asks Komodo for its version. */
+    /**
+     * Asks Komodo for its version with the new key and secret first. When Komodo refuses them
+     * (401/403) nothing is saved: CredentialsRejectedError. When it cannot be reached (down, not
+     * started yet, a timeout, an answer we cannot read) the connection is saved anyway and the
+     * answer says why: Komodo may well come up after Stackgate, and every later call reports it.
+     */
     async save({ name, url, key, secret }: ConnectionInput) {
+      if (hasCredentials(url)) throw new CredentialsInUrlError();
+      const baseUrl = url.replace(/\/+$/, "");
+      const candidate = clientFor({ url: baseUrl, key, secret });
+      let version: string | null = null;
+      let error: string | null = null;
+      try {
+        version = await candidate.getVersion();
+      } catch (failure) {
+        if (failure instanceof UpstreamError && (failure.status === 401 || failure.status === 403)) {
+          candidate.close();
+          throw new CredentialsRejectedError(failure.message);
+        }
+        error = (failure as Error).message;
+      }
       const row = {
         id: randomUUID(),
         name,
-        url: url.replace(/\/+$/, ""),
+        url: baseUrl,
         sealedKey: secretBox.seal(key),
         sealedSecret: secretBox.seal(secret),
         createdAt: new Date(),
@@ -81,18 +133,8 @@ export function createConnectionService({
         tx.delete(upstreamConnection).run();
         tx.insert(upstreamConnection).values(row).run();
       });
-      reload();
-      try {
-        const version = await client!.getVersion();
-        return { connection: describe(row), reachable: true, version, error: null };
-      } catch (error) {
-        return {
-          connection: describe(row),
-          reachable: false,
-          version: null,
-          error: (error as Error).message,
-        };
-      }
+      client = candidate;
+      return { connection: describe(row), reachable: error === null, version, error };
     },
 
     /** Removes the connection with this name; false when the current one has another name. */
