@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import type { SupervisorOptions } from "./processes.ts";
 
 const directory = mkdtempSync(join(tmpdir(), "stackgate-launcher-"));
 const child = (name: string, body: string) => {
@@ -12,15 +13,19 @@ const child = (name: string, body: string) => {
 };
 const steady = child(
   "steady",
-  `console.log("steady up"); process.on("SIGTERM", () => { console.log("steady got SIGTERM"); process.exit(0); }); setInterval(() => {}, 1000);`,
+  `console.log("steady up pid=" + process.pid); process.on("SIGTERM", () => { console.log("steady got SIGTERM"); process.exit(0); }); setInterval(() => {}, 1000);`,
 );
-const dying = child("dying", `console.log("dying up"); setTimeout(() => process.exit(3), 300);`);
+const dying = child("dying", `console.log("dying up"); setTimeout(() => process.exit(3), 10);`);
+const misconfigured = child(
+  "misconfigured",
+  `console.error("PORT is taken: set PORT to a free port."); process.exit(78);`,
+);
 
-function launch(specs: Array<{ name: string; file: string }>) {
+function launch(specs: Array<{ name: string; file: string }>, options: SupervisorOptions = {}) {
   const launcher = child(
     `launcher-${specs.map((spec) => spec.name).join("-")}`,
     `import { runTogether } from ${JSON.stringify(join(import.meta.dirname, "processes.ts"))};
-     runTogether(${JSON.stringify(specs.map((spec, index) => ({ name: spec.name, args: [spec.file], color: 31 + index })))});`,
+     runTogether(${JSON.stringify(specs.map((spec, index) => ({ name: spec.name, args: [spec.file], color: 31 + index })))}, ${JSON.stringify(options)});`,
   );
   const process_ = spawn(process.execPath, [launcher], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -34,16 +39,67 @@ function launch(specs: Array<{ name: string; file: string }>) {
   return { process: process_, exited, output: () => output };
 }
 
-it("prefixes each line, and stops the rest with a non-zero exit when one dies", async () => {
+/** Starting a launcher and its children takes a while on a busy machine. */
+const patiently = { timeout: 15_000 };
+
+const pidsOf = (output: string, name: string) =>
+  [...output.matchAll(new RegExp(`${name}\\s*\\|.*steady up pid=(\\d+)`, "g"))].map((match) =>
+    Number(match[1]),
+  );
+
+it("prefixes each line, and restarts a process killed with -9 while the others keep running", async () => {
+  const run = launch(
+    [
+      { name: "calm", file: steady },
+      { name: "victim", file: steady },
+    ],
+    { firstRestartDelayMs: 50 },
+  );
+  await expect.poll(() => pidsOf(run.output(), "victim"), patiently).toHaveLength(1);
+  const [firstPid] = pidsOf(run.output(), "victim");
+  process.kill(firstPid!, "SIGKILL");
+  await expect.poll(() => pidsOf(run.output(), "victim"), patiently).toHaveLength(2);
+  expect(pidsOf(run.output(), "victim")[1]).not.toBe(firstPid);
+  expect(run.output()).toContain(
+    "victim stopped (killed by SIGKILL); restarting it in 0.05 s (crash 1 in a row).",
+  );
+  expect(pidsOf(run.output(), "calm")).toHaveLength(1);
+  expect(run.output()).not.toContain("got SIGTERM");
+
+  run.process.kill("SIGTERM");
+  expect(await run.exited).toBe(0);
+  expect((run.output().match(/steady got SIGTERM/g) ?? []).length).toBe(2);
+});
+
+it("waits twice as long before each restart while a process keeps crashing", async () => {
+  const run = launch(
+    [
+      { name: "steady", file: steady },
+      { name: "dying", file: dying },
+    ],
+    { firstRestartDelayMs: 20, maxRestartDelayMs: 80 },
+  );
+  await expect.poll(() => run.output(), patiently).toContain("(crash 4 in a row)");
+  expect(run.output()).toContain("dying stopped (exit code 3); restarting it in 0.02 s (crash 1 in a row).");
+  expect(run.output()).toContain("restarting it in 0.04 s (crash 2 in a row).");
+  expect(run.output()).toContain("restarting it in 0.08 s (crash 3 in a row).");
+  expect(run.output()).toContain("restarting it in 0.08 s (crash 4 in a row).");
+  expect(run.output()).not.toContain("steady got SIGTERM");
+  run.process.kill("SIGINT");
+  expect(await run.exited).toBe(0);
+  expect(run.output()).toContain("steady got SIGTERM");
+});
+
+it("stops the others with a non-zero exit when a process reports a configuration error", async () => {
   const run = launch([
     { name: "steady", file: steady },
-    { name: "dying", file: dying },
+    { name: "gateway", file: misconfigured },
   ]);
-  expect(await run.exited).not.toBe(0);
-  expect(run.output()).toMatch(/steady\s*\|.*steady up/);
-  expect(run.output()).toMatch(/dying\s*\|.*dying up/);
-  expect(run.output()).toContain("dying exited (code 3); stopping the others");
-  expect(run.output()).toContain("steady got SIGTERM");
+  expect(await run.exited).toBe(1);
+  expect(run.output()).toMatch(/gateway\s*\|.*PORT is taken: set PORT to a free port\./);
+  // The launcher exits only once every child has: `steady` was stopped.
+  expect(run.output()).toContain("gateway cannot start (see its message above); stopping the others.");
+  expect(run.output()).not.toContain("restarting");
 });
 
 it("stops everything on Ctrl-C and exits cleanly", async () => {
@@ -51,7 +107,7 @@ it("stops everything on Ctrl-C and exits cleanly", async () => {
     { name: "one", file: steady },
     { name: "two", file: steady },
   ]);
-  await expect.poll(() => (run.output().match(/steady up/g) ?? []).length).toBe(2);
+  await expect.poll(() => (run.output().match(/steady up/g) ?? []).length, patiently).toBe(2);
   run.process.kill("SIGINT");
   expect(await run.exited).toBe(0);
   expect((run.output().match(/steady got SIGTERM/g) ?? []).length).toBe(2);

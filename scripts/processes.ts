@@ -26,23 +26,50 @@ function pipeWithPrefix(
   stream.on("end", () => pending && target.write(`${prefix}${pending}\n`));
 }
 
+/** sysexits' EX_CONFIG: the process said what is wrong with its configuration; starting it again will not help. */
+export const CONFIG_ERROR_EXIT_CODE = 78;
+
+export interface SupervisorOptions {
+  /** The wait before the first restart; it doubles with each crash in a row. */
+  firstRestartDelayMs?: number;
+  maxRestartDelayMs?: number;
+  /** A process that stayed up this long is starting afresh: its next restart waits the first delay again. */
+  stableAfterMs?: number;
+}
+
+const describeExit = (code: number | null, signal: NodeJS.Signals | null) =>
+  signal ? `killed by ${signal}` : `exit code ${code}`;
+
 /**
- * Runs the processes together: Ctrl-C or SIGTERM stops them all; when one dies on its
- * own, the rest are stopped and we exit non-zero.
+ * Runs the processes together. One that crashes is started again after a wait that doubles while it
+ * keeps crashing; the others keep running. One that exits with CONFIG_ERROR_EXIT_CODE stops them all
+ * (its own line said why). Ctrl-C or SIGTERM stops them all.
  */
-export function runTogether(specs: ProcessSpec[]) {
+export function runTogether(
+  specs: ProcessSpec[],
+  { firstRestartDelayMs = 1000, maxRestartDelayMs = 30_000, stableAfterMs = 60_000 }: SupervisorOptions = {},
+) {
   const children = new Map<string, ChildProcess>();
+  const pendingRestarts = new Map<string, NodeJS.Timeout>();
   let stopping = false;
   let exitCode = 0;
 
+  const exitWhenAllStopped = () => {
+    if (children.size === 0) process.exit(exitCode);
+  };
+
   const stopAll = (signal: NodeJS.Signals) => {
+    for (const timer of pendingRestarts.values()) clearTimeout(timer);
+    pendingRestarts.clear();
     for (const child of children.values()) if (child.exitCode === null) child.kill(signal);
     setTimeout(() => {
       for (const child of children.values()) if (child.exitCode === null) child.kill("SIGKILL");
     }, 12_000).unref();
+    exitWhenAllStopped();
   };
 
-  for (const spec of specs) {
+  const start = (spec: ProcessSpec, crashesInARow: number) => {
+    const startedAt = Date.now();
     const child = spawn(process.execPath, spec.args, {
       env: { ...process.env, ...spec.env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -52,15 +79,29 @@ export function runTogether(specs: ProcessSpec[]) {
     pipeWithPrefix(child.stderr!, spec.name, spec.color, process.stderr);
     child.on("exit", (code, signal) => {
       children.delete(spec.name);
-      if (!stopping) {
+      if (stopping) return exitWhenAllStopped();
+      if (code === CONFIG_ERROR_EXIT_CODE) {
         stopping = true;
         exitCode = 1;
-        console.error(`\n${spec.name} exited (${signal ?? `code ${code}`}); stopping the others.`);
-        stopAll("SIGTERM");
+        console.error(`${spec.name} cannot start (see its message above); stopping the others.`);
+        return stopAll("SIGTERM");
       }
-      if (children.size === 0) process.exit(exitCode);
+      const crashes = Date.now() - startedAt >= stableAfterMs ? 1 : crashesInARow + 1;
+      const delayMs = Math.min(maxRestartDelayMs, firstRestartDelayMs * 2 ** (crashes - 1));
+      console.error(
+        `${spec.name} stopped (${describeExit(code, signal)}); restarting it in ${delayMs / 1000} s (crash ${crashes} in a row).`,
+      );
+      pendingRestarts.set(
+        spec.name,
+        setTimeout(() => {
+          pendingRestarts.delete(spec.name);
+          start(spec, crashes);
+        }, delayMs),
+      );
     });
-  }
+  };
+
+  for (const spec of specs) start(spec, 0);
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
