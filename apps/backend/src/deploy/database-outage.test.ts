@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Sqlite from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { openEventStream } from "../testing/event-stream.ts";
 import { startConnectedBackend } from "../testing/harness.ts";
 
@@ -81,6 +81,44 @@ describe("a database locked by another process", () => {
     expect(write.json.message).toMatch(busy);
     other.exec("ROLLBACK");
     await expectRecovered(world);
+  });
+});
+
+describe("a database locked while a deploy runs", () => {
+  it("answers the real outcome, empties the live set, and writes the outcome once the lock is gone", async () => {
+    const world = await startConnectedBackend({
+      komodo: { stacks: [{ name: "web", state: "running", faults: { updateDelayMs: 1000 } }] },
+    });
+    cleanups.push(() => world.close());
+    const other = new Sqlite(join(world.app.dataDir, "db.sqlite"));
+    cleanups.push(() => other.close());
+    const history = async () =>
+      (await world.app.request("/api/v0/history", { headers: { "x-api-key": world.key } })).json.history;
+
+    const answer = deploy(world);
+    await vi.waitFor(() => expect(executes(world)).toHaveLength(1), { interval: 10 });
+    other.exec("BEGIN EXCLUSIVE");
+    const done = await answer;
+    expect(done.status).toBe(200);
+    const stream = await openEventStream(`${world.app.url}/api/v0/deploy/events`, { "x-api-key": world.key });
+    expect(await stream.next()).toEqual({ type: "subscribed", running: [] });
+    stream.close();
+    // Still running on record, and a running row is not shown.
+    expect(await history()).toEqual([]);
+
+    other.exec("ROLLBACK");
+    await vi.waitFor(
+      async () =>
+        expect(await history()).toEqual([
+          expect.objectContaining({
+            stack: "web",
+            action: "pull",
+            success: true,
+            message: done.json.message,
+          }),
+        ]),
+      { timeout: 10_000, interval: 100 },
+    );
   });
 });
 
