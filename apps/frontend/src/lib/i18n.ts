@@ -64,7 +64,7 @@ type KeysWithMismatchedPlaceholders = {
 export type PlaceholdersMatch = AssertNever<KeysWithMismatchedPlaceholders>;
 type AssertNever<T extends never> = T;
 
-type ParamsFor<K extends MessageKey> = [Placeholders<(typeof en)[K]>] extends [never]
+export type ParamsFor<K extends MessageKey> = [Placeholders<(typeof en)[K]>] extends [never]
   ? []
   : [params: Record<Placeholders<(typeof en)[K]>, string | number>];
 

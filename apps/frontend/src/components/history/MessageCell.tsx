@@ -31,7 +31,7 @@ export function MessageCell({
         className,
       )}
     >
-      {message}
+      <bdi>{message}</bdi>
     </button>
   );
 }

@@ -1,4 +1,4 @@
-import { useT } from "../I18nProvider.tsx";
+import { useT, useTIsolated } from "../I18nProvider.tsx";
 import type { ImageScan } from "../stacks/model.ts";
 import { useImageScansQuery } from "../stacks/queries.ts";
 import { SeverityBadges, securityHref } from "../stacks/Vulnerabilities.tsx";
@@ -30,6 +30,7 @@ export function CriticalImages({ className }: { className?: string }) {
 
 function CriticalImageList({ images }: { images: readonly ImageScan[] }) {
   const t = useT();
+  const tIsolated = useTIsolated();
   // The list comes worst first: critical count, then high.
   const critical = images.filter((image) => image.counts.critical > 0);
   const scanning = images.filter((image) => image.status === "queued" || image.status === "scanning").length;
@@ -54,7 +55,7 @@ function CriticalImageList({ images }: { images: readonly ImageScan[] }) {
                   <Code value={image.image} truncate />
                 </a>
                 <span className="truncate text-xs text-fg-muted">
-                  {t("overview.critical.usedBy", { stacks: image.stacks.join(", ") })}
+                  {tIsolated("overview.critical.usedBy", { stacks: image.stacks.join(", ") })}
                 </span>
               </div>
               <span className="shrink-0">

@@ -17,7 +17,7 @@ export function DeployingNow({ userName, className }: { userName: string; classN
           {runs.map((run) => (
             <li key={run.stack} className="flex items-center justify-between gap-3 px-4 py-2">
               <a href={stackHref(run.stack)} className="truncate font-medium hover:underline">
-                {run.stack}
+                <bdi>{run.stack}</bdi>
               </a>
               <span className="min-w-0">
                 <LiveRunMark run={run} />

@@ -41,7 +41,7 @@ function FailureList({ failures }: { failures: readonly HistoryEntry[] }) {
         <li key={failure.id} className="flex flex-col gap-0.5 px-4 py-2.5">
           <div className="flex items-baseline justify-between gap-3">
             <a href={stackHref(failure.stack)} className="truncate font-medium hover:underline">
-              {failure.stack}
+              <bdi>{failure.stack}</bdi>
             </a>
             <span className="shrink-0 text-xs text-fg-muted">
               <RelativeTime date={failure.createdAt} now={now} />
@@ -51,7 +51,7 @@ function FailureList({ failures }: { failures: readonly HistoryEntry[] }) {
             {t(`overview.failures.what.${failure.action}`, { actor: failure.actor })}
           </p>
           <p className="line-clamp-2 break-words text-xs text-danger-text" title={failure.message}>
-            {failure.message}
+            <bdi>{failure.message}</bdi>
           </p>
         </li>
       ))}

@@ -24,7 +24,7 @@ export function FailureHelp({ scan }: { scan: ImageScan }) {
             {t("security.detail.scannerOutput")}
           </summary>
           <pre className="mt-2 max-h-60 overflow-auto whitespace-pre-wrap break-words rounded-md bg-surface-muted p-3 font-mono text-xs">
-            {scan.error}
+            <bdi>{scan.error}</bdi>
           </pre>
         </details>
       )}

@@ -13,7 +13,7 @@ export function ImageRef({ image }: { image: string }) {
         title={image}
         className="min-w-0 truncate font-mono text-[0.8125rem] hover:underline"
       >
-        {image}
+        <bdi>{image}</bdi>
       </a>
       <CopyButton value={image} label={t("security.copyImage", { image })} />
     </span>

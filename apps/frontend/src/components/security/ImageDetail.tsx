@@ -52,7 +52,9 @@ export function ImageDetail({ image }: { image: string }) {
           title={t("security.detail.notFound")}
           description={
             <>
-              <code className="break-all font-mono text-fg">{image}</code>
+              <code className="break-all font-mono text-fg">
+                <bdi>{image}</bdi>
+              </code>
               <span className="mt-1 block">
                 {status === 404 ? t("security.detail.notFoundHint") : errorMessage(query.error)}
               </span>
@@ -82,7 +84,9 @@ function DetailBody({ detail }: { detail: ImageScanDetail }) {
       <Card
         title={
           <span className="flex min-w-0 items-center gap-1">
-            <span className="min-w-0 break-all font-mono">{detail.image}</span>
+            <span className="min-w-0 break-all font-mono">
+              <bdi>{detail.image}</bdi>
+            </span>
             <CopyButton value={detail.image} label={t("security.copyImage", { image: detail.image })} />
           </span>
         }

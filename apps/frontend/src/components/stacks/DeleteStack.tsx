@@ -1,7 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { api } from "../../lib/api.ts";
-import { useT } from "../I18nProvider.tsx";
+import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Button } from "../ui/Button.tsx";
 import { Card } from "../ui/Card.tsx";
 import { Dialog } from "../ui/Dialog.tsx";
@@ -11,14 +11,15 @@ import type { Stack } from "./model.ts";
 /** Deleting a stack, behind a dialog that asks for its name to be typed. */
 export function DeleteStack({ stack }: { stack: Stack }) {
   const t = useT();
+  const tIsolated = useTIsolated();
   const [open, setOpen] = useState(false);
   const running = stack.state !== "down" && stack.state !== "unknown";
   return (
     <Card title={t("stacks.delete.title")}>
       <p className="text-sm text-fg-muted">
         {running
-          ? t("stacks.delete.explainRunning", { stack: stack.name })
-          : t("stacks.delete.explain", { stack: stack.name })}
+          ? tIsolated("stacks.delete.explainRunning", { stack: stack.name })
+          : tIsolated("stacks.delete.explain", { stack: stack.name })}
       </p>
       <Button variant="danger" size="sm" className="mt-3" onClick={() => setOpen(true)}>
         {t("stacks.delete.open")}
@@ -37,6 +38,7 @@ interface DeleteStackDialogProps {
 
 function DeleteStackDialog({ open, stack, running, onClose }: DeleteStackDialogProps) {
   const t = useT();
+  const tIsolated = useTIsolated();
   const formId = useId();
   const inputId = useId();
   const errorId = useId();
@@ -67,11 +69,11 @@ function DeleteStackDialog({ open, stack, running, onClose }: DeleteStackDialogP
       onClose={close}
       busy={busy}
       initialFocusRef={inputRef}
-      title={t("stacks.delete.confirmTitle", { stack: stack.name })}
+      title={tIsolated("stacks.delete.confirmTitle", { stack: stack.name })}
       description={
         running
-          ? t("stacks.delete.confirmRunning", { stack: stack.name })
-          : t("stacks.delete.confirmDown", { stack: stack.name })
+          ? tIsolated("stacks.delete.confirmRunning", { stack: stack.name })
+          : tIsolated("stacks.delete.confirmDown", { stack: stack.name })
       }
       footer={
         <>
@@ -79,14 +81,14 @@ function DeleteStackDialog({ open, stack, running, onClose }: DeleteStackDialogP
             {t("ui.cancel")}
           </Button>
           <Button type="submit" form={formId} variant="danger" loading={busy} disabled={!matches}>
-            {t("stacks.delete.confirm", { stack: stack.name })}
+            {tIsolated("stacks.delete.confirm", { stack: stack.name })}
           </Button>
         </>
       }
     >
       <form id={formId} onSubmit={submit} className="flex flex-col gap-3">
         <label htmlFor={inputId} className="text-sm">
-          {t("stacks.delete.typeName", { stack: stack.name })}
+          {tIsolated("stacks.delete.typeName", { stack: stack.name })}
         </label>
         <input
           ref={inputRef}

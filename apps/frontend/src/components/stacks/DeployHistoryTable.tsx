@@ -53,7 +53,7 @@ export function DeployHistoryTable({ entries, label }: DeployHistoryTableProps) 
                 className={entry.success ? "truncate text-fg-muted" : "truncate text-danger-text"}
                 title={entry.message}
               >
-                {entry.message}
+                <bdi>{entry.message}</bdi>
               </Td>
             </Tr>
           ))}

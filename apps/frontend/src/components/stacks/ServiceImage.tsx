@@ -31,7 +31,7 @@ export function ServicesSummary({ stack }: { stack: Stack }) {
           className="hidden max-w-20 shrink-0 truncate text-xs text-fg-muted @[15rem]:inline"
           title={first.service}
         >
-          {first.service}
+          <bdi>{first.service}</bdi>
         </span>
         <span className="min-w-0">
           <ImageRef service={first} stack={stack.name} />

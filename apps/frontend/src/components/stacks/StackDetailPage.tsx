@@ -1,6 +1,6 @@
 import type { Lang } from "../../lib/i18n.ts";
 import { AppProviders } from "../AppProviders.tsx";
-import { useT } from "../I18nProvider.tsx";
+import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { buttonClasses } from "../ui/Button.tsx";
 import { Card } from "../ui/Card.tsx";
 import { EmptyState } from "../ui/EmptyState.tsx";
@@ -41,6 +41,7 @@ export function StackDetailPage({ lang, ...props }: StackDetailPageProps) {
 
 function StackDetail({ name, userName, initialStacks }: Omit<StackDetailPageProps, "lang">) {
   const t = useT();
+  const tIsolated = useTIsolated();
   useRefreshOnDeployEvents();
   useToastOtherDeploys();
   const { rows, stacksQuery } = useStackRows(initialStacks);
@@ -64,7 +65,7 @@ function StackDetail({ name, userName, initialStacks }: Omit<StackDetailPageProp
   if (!row) {
     return (
       <EmptyState
-        title={t("stacks.detail.notFound.title", { stack: name })}
+        title={tIsolated("stacks.detail.notFound.title", { stack: name })}
         description={t("stacks.detail.notFound.description")}
         action={
           <a className={buttonClasses("primary")} href="/stacks">

@@ -1,4 +1,4 @@
-import { useT } from "../I18nProvider.tsx";
+import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Card } from "../ui/Card.tsx";
 import { DeployHistoryTable } from "./DeployHistoryTable.tsx";
 import { QueryContent } from "./QueryContent.tsx";
@@ -9,6 +9,7 @@ const SHOWN_ENTRIES = 10;
 /** The stack's latest deploys, from the shared history (its last 100 actions). */
 export function StackHistory({ stack }: { stack: string }) {
   const t = useT();
+  const tIsolated = useTIsolated();
   const query = useHistoryQuery();
   return (
     <Card
@@ -29,7 +30,7 @@ export function StackHistory({ stack }: { stack: string }) {
         {({ history }) => {
           const entries = history.filter((entry) => entry.stack === stack).slice(0, SHOWN_ENTRIES);
           return entries.length === 0 ? (
-            <p className="px-4 py-3 text-sm text-fg-muted">{t("stacks.history.empty", { stack })}</p>
+            <p className="px-4 py-3 text-sm text-fg-muted">{tIsolated("stacks.history.empty", { stack })}</p>
           ) : (
             <DeployHistoryTable entries={entries} label={t("stacks.history.of", { stack })} />
           );

@@ -56,7 +56,7 @@ function ServiceTable({ stack, scans, scansUnavailable }: StackServicesProps) {
           {stack.info.services.map((service) => (
             <Tr key={service.service}>
               <Td className="truncate font-medium" title={service.service}>
-                {service.service}
+                <bdi>{service.service}</bdi>
               </Td>
               <Td className="overflow-hidden">
                 <ImageRef service={service} stack={stack.name} />
@@ -82,7 +82,9 @@ function ServiceList({ stack, scans, scansUnavailable }: StackServicesProps) {
       {stack.info.services.map((service) => (
         <li key={service.service} className="flex flex-col gap-1.5 px-4 py-2.5">
           <div className="flex items-center justify-between gap-2">
-            <span className="truncate font-medium">{service.service}</span>
+            <span className="truncate font-medium">
+              <bdi>{service.service}</bdi>
+            </span>
             <UpdateMarker count={service.update_available ? 1 : 0} />
           </div>
           <ImageRef service={service} stack={stack.name} />

@@ -37,7 +37,7 @@ const CompactStack = memo(function CompactStack({ row, run, scans, scansUnavaila
     <li className="flex flex-col gap-1.5 border-b border-line px-3 py-2.5 last:border-b-0">
       <div className="flex min-w-0 items-center justify-between gap-3">
         <a href={stackHref(stack.name)} className="truncate font-medium hover:underline">
-          {stack.name}
+          <bdi>{stack.name}</bdi>
         </a>
         <span className="flex min-w-0 max-w-[70%] justify-end overflow-hidden">
           <StackState state={row.state} run={run} lastDeploy={row.lastDeploy} compact />

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { Lang } from "../../lib/i18n.ts";
 import { AppProviders } from "../AppProviders.tsx";
-import { useT } from "../I18nProvider.tsx";
+import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Button } from "../ui/Button.tsx";
 import { EmptyState } from "../ui/EmptyState.tsx";
 import { showToast } from "../ui/Toast.tsx";
@@ -55,10 +55,10 @@ function useQueryInAddress(search: string, filter: StackFilter) {
 }
 
 function useDeletedToast(deleted: string | null) {
-  const t = useT();
+  const tIsolated = useTIsolated();
   useEffect(() => {
-    if (deleted) showToast({ tone: "success", title: t("stacks.delete.done", { stack: deleted }) });
-  }, [deleted, t]);
+    if (deleted) showToast({ tone: "success", title: tIsolated("stacks.delete.done", { stack: deleted }) });
+  }, [deleted, tIsolated]);
 }
 
 function StacksView({

@@ -101,7 +101,7 @@ const StackTableRow = memo(function StackTableRow({
               className="truncate font-medium hover:underline"
               title={stack.name}
             >
-              {stack.name}
+              <bdi>{stack.name}</bdi>
             </a>
           </span>
         </Td>
@@ -128,7 +128,7 @@ const StackTableRow = memo(function StackTableRow({
         services.map((service) => (
           <Tr key={service.service} className="bg-surface-muted/40">
             <Td className="truncate pl-11 text-xs text-fg-muted" title={service.service}>
-              {service.service}
+              <bdi>{service.service}</bdi>
             </Td>
             <Td />
             <Td className="overflow-hidden">

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useState } from "react";
 import { api, orpc } from "../../lib/api.ts";
 import type { Translate } from "../../lib/i18n.ts";
-import { useT } from "../I18nProvider.tsx";
+import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Button } from "../ui/Button.tsx";
 import { ConfirmDialog } from "../ui/Dialog.tsx";
 import { errorMessage, errorStatus } from "../ui/request-error.ts";
@@ -22,6 +22,7 @@ function deployFailureReason(error: unknown, t: Translate): string {
 
 function useDeployMutation() {
   const t = useT();
+  const tIsolated = useTIsolated();
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: DEPLOY_MUTATION_KEY,
@@ -30,12 +31,12 @@ function useDeployMutation() {
       return api.deploy.run(request);
     },
     onSuccess: (_answer, { stack, action }) => {
-      showToast({ tone: "success", title: t(`stacks.deploy.done.${action}`, { stack }) });
+      showToast({ tone: "success", title: tIsolated(`stacks.deploy.done.${action}`, { stack }) });
     },
     onError: (error, { stack, action }) => {
       showToast({
         tone: "danger",
-        title: t(`stacks.deploy.failed.${action}`, { stack }),
+        title: tIsolated(`stacks.deploy.failed.${action}`, { stack }),
         description: deployFailureReason(error, t),
       });
     },

@@ -1,7 +1,7 @@
 import { useMutationState } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { type DeployRun, useDeployEvents, useRunningDeploys } from "../../lib/deploy-events.ts";
-import { useT } from "../I18nProvider.tsx";
+import { useTIsolated } from "../I18nProvider.tsx";
 import { showToast } from "../ui/Toast.tsx";
 import type { DeployAction } from "./model.ts";
 
@@ -67,17 +67,17 @@ export function useLiveRuns(userName: string): Map<string, LiveRun> {
 
 /** Toasts the result of deploys started elsewhere (pipelines, teammates) while the page is open. */
 export function useToastOtherDeploys() {
-  const t = useT();
+  const tIsolated = useTIsolated();
   useDeployEvents((event) => {
     if (event.type !== "finished" || isOwnDeploy(event.run.stack)) return;
     const { run } = event;
     const params = { actor: run.actorName, stack: run.stack };
     if (run.success) {
-      showToast({ tone: "success", title: t(`stacks.others.done.${run.action}`, params) });
+      showToast({ tone: "success", title: tIsolated(`stacks.others.done.${run.action}`, params) });
     } else {
       showToast({
         tone: "danger",
-        title: t(`stacks.others.failed.${run.action}`, params),
+        title: tIsolated(`stacks.others.failed.${run.action}`, params),
         description: run.message,
       });
     }

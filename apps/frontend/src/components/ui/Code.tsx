@@ -23,7 +23,7 @@ export function Code({ value, truncate = false, copyable = false, copyLabel, cla
         !copyable && className,
       )}
     >
-      {value}
+      <bdi>{value}</bdi>
     </code>
   );
   if (!copyable) return code;

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { InboxIcon } from "../icons.tsx";
 
 export interface EmptyStateProps {
-  title: string;
+  title: ReactNode;
   /** What the list would hold, and how it fills up. */
   description?: ReactNode;
   /** The next step, e.g. a link to connect Komodo. An empty state always says what to do next. */

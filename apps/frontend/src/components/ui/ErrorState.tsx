@@ -5,7 +5,7 @@ import { Button } from "./Button.tsx";
 
 export interface ErrorStateProps {
   /** What failed, e.g. "Couldn't load the stacks". */
-  title: string;
+  title: ReactNode;
   /** Why, and what the reader can do about it. */
   description?: ReactNode;
   onRetry?: () => void;

@@ -7,7 +7,7 @@ export const stackHref = (stack: string) => `/stacks/${encodeURIComponent(stack)
 export function StackLink({ stack, className }: { stack: string; className?: string }) {
   return (
     <a href={stackHref(stack)} className={cx("hover:underline", className)}>
-      {stack}
+      <bdi>{stack}</bdi>
     </a>
   );
 }

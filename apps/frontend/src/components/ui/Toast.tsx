@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+import { type ReactNode, useSyncExternalStore } from "react";
 import { cx } from "../../lib/cx.ts";
 import { useT } from "../I18nProvider.tsx";
 import { CloseIcon } from "../icons.tsx";
@@ -7,7 +7,7 @@ import { type Tone, toneClasses } from "./tone.ts";
 
 export interface ToastInput {
   tone?: Tone;
-  title: string;
+  title: ReactNode;
   description?: string;
   /** Milliseconds before it goes away by itself; `null` keeps it until dismissed. */
   durationMs?: number | null;
@@ -84,7 +84,11 @@ export function Toaster() {
             />
             <div className="min-w-0 flex-1">
               <p className="font-medium">{toast.title}</p>
-              {toast.description && <p className="mt-0.5 break-words text-fg-muted">{toast.description}</p>}
+              {toast.description && (
+                <p className="mt-0.5 break-words text-fg-muted">
+                  <bdi>{toast.description}</bdi>
+                </p>
+              )}
             </div>
             <IconButton
               size="sm"
