@@ -27,7 +27,8 @@ export const apikeys = {
     path: "/api/v0/apikeys",
     tags,
     summary: "Create an API key",
-    description: "The full key is in this response only; store it now.",
+    description: "The full key is in this response only; store it now. Each person may have 100 keys.",
+    errors: { 409: "You already have 100 API keys: delete one first" },
   })
     .input(z.strictObject({ name: apiKeyName }))
     .output(

@@ -1,5 +1,7 @@
+import Sqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestBackend, type TestBackend } from "../testing/harness.ts";
+import { MAX_KEYS_PER_USER } from "./procedures.ts";
 
 let app: TestBackend;
 let cookie: string;
@@ -56,6 +58,60 @@ describe("API keys", () => {
     const carol = await context.internalAdapter.findUserByEmail("carol@example.test");
     await context.internalAdapter.deleteUser(carol!.user.id);
     expect((await app.request("/api/v0/history", { headers: { "x-api-key": key } })).status).toBe(401);
+  });
+
+  it("stops a key working when its owner was deleted with foreign keys off", async () => {
+    await app.addUser("erin@example.test", "erin-password-123", "Erin");
+    const { key } = await app.createApiKey(await app.signIn("erin@example.test", "erin-password-123"));
+    expect((await app.request("/api/v0/history", { headers: { "x-api-key": key } })).status).toBe(200);
+    // A second connection, as an operator's sqlite3 shell would be: foreign keys off, no cascade.
+    const sqlite = new Sqlite(app.config.databasePath);
+    try {
+      sqlite.pragma("foreign_keys = OFF");
+      sqlite.prepare("DELETE FROM user WHERE email = ?").run("erin@example.test");
+      expect(
+        sqlite.prepare("SELECT count(*) AS n FROM api_key WHERE start = ?").get(key.slice(0, 9)),
+      ).toEqual({
+        n: 1,
+      });
+    } finally {
+      sqlite.close();
+    }
+    const after = await app.request("/api/v0/history", { headers: { "x-api-key": key } });
+    expect(after.status).toBe(401);
+    expect(after.json.message).toMatch(/not valid/);
+  });
+
+  it(`caps each person at ${MAX_KEYS_PER_USER} keys with a 409 saying what to do`, async () => {
+    await app.addUser("dave@example.test", "dave-password-123", "Dave");
+    const daveCookie = await app.signIn("dave@example.test", "dave-password-123");
+    const created = [];
+    for (let index = 0; index < MAX_KEYS_PER_USER; index++) {
+      created.push(await app.createApiKey(daveCookie, `pipeline-${index}`));
+    }
+    const create = () =>
+      app.request("/api/v0/apikeys", {
+        method: "POST",
+        headers: { cookie: daveCookie },
+        json: { name: "one-more" },
+      });
+    const refused = await create();
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ code: "CONFLICT", status: 409 });
+    expect(refused.json.message).toMatch(/already have 100 API keys.*delete one/);
+    const listed = await app.request("/api/v0/apikeys", { headers: { cookie: daveCookie } });
+    expect(listed.json.keys).toHaveLength(MAX_KEYS_PER_USER);
+    // Another person is not affected, and deleting one key makes room again.
+    expect(
+      (await app.request("/api/v0/apikeys", { method: "POST", headers: { cookie }, json: { name: "mine" } }))
+        .status,
+    ).toBe(200);
+    await app.request("/api/v0/apikeys", {
+      method: "DELETE",
+      headers: { cookie: daveCookie },
+      json: { id: created[0]!.id },
+    });
+    expect((await create()).status).toBe(200);
   });
 
   it("answers 404 for another user's key and leaves it working", async () => {

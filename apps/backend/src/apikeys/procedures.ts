@@ -2,12 +2,22 @@ import { ORPCError } from "@orpc/server";
 import type { Implementer } from "../auth/procedures.ts";
 import type { ApiKeyService } from "./service.ts";
 
+/** Enough for every pipeline a person runs; bounds what one account can pile up (and list). */
+export const MAX_KEYS_PER_USER = 100;
+
 export function apiKeyProcedures(os: Implementer, { apiKeys }: { apiKeys: ApiKeyService }) {
   return {
     list: os.apikeys.list.handler(({ context }) => ({ keys: apiKeys.list(context.caller.userId) })),
-    create: os.apikeys.create.handler(({ context, input }) =>
-      apiKeys.create(context.caller.userId, input.name),
-    ),
+    // Counting and creating are synchronous, with no await between them: two requests cannot both pass.
+    create: os.apikeys.create.handler(({ context, input }) => {
+      if (apiKeys.list(context.caller.userId).length >= MAX_KEYS_PER_USER) {
+        throw new ORPCError("CONFLICT", {
+          status: 409,
+          message: `You already have ${MAX_KEYS_PER_USER} API keys, the most one person may have: delete one you no longer use first`,
+        });
+      }
+      return apiKeys.create(context.caller.userId, input.name);
+    }),
     remove: os.apikeys.remove.handler(({ context, input }) => {
       if (!apiKeys.remove(context.caller.userId, input.id)) {
         throw new ORPCError("NOT_FOUND", { message: `No API key with id '${input.id}' belongs to you` });

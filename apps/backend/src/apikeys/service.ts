@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
-import { apiKey } from "../db/schema.ts";
+import { apiKey, user } from "../db/schema.ts";
 import { createWriteBehind } from "../db/write-behind.ts";
 import type { Clock } from "../platform/clock.ts";
 
@@ -30,12 +30,17 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
     lastUsedAt: apiKey.lastUsedAt,
   };
 
-  // Every pipeline request looks its key up: prepared once, not built and prepared per request. A
-  // key whose owner is deleted goes with them (foreign key, on delete cascade), so no join is needed.
+  // Every pipeline request looks its key up: prepared once, not built and prepared per request. The
+  // owner must still exist: a user deleted with foreign keys off (by hand, a restore) leaves keys behind.
   const findByHash = db
     .select({ keyId: apiKey.id, keyName: apiKey.name, userId: apiKey.userId })
     .from(apiKey)
-    .where(eq(apiKey.keyHash, sql.placeholder("keyHash")))
+    .where(
+      and(
+        eq(apiKey.keyHash, sql.placeholder("keyHash")),
+        sql`exists (select 1 from ${user} where ${user.id} = ${apiKey.userId})`,
+      ),
+    )
     .prepare();
 
   const setLastUsed = db
