@@ -18,5 +18,10 @@ export default defineConfig({
   devToolbar: { enabled: false },
   // Parallel builds (tests, helpers) may each use their own output folder.
   outDir: process.env.STACKGATE_FRONTEND_DIST ?? "./dist",
-  vite: { plugins: [tailwindcss()] },
+  vite: {
+    plugins: [tailwindcss()],
+    // The container image's server carries its dependencies inside (3 MB instead of a 175 MB
+    // node_modules); local builds keep them external, which builds several times faster.
+    ssr: process.env.STACKGATE_FRONTEND_SELF_CONTAINED === "1" ? { noExternal: true } : {},
+  },
 });

@@ -1,0 +1,69 @@
+// Single-file builds of the gateway and the backend, for the container images: one ES module per
+// entry point with every dependency inside, so an image carries a few megabytes of JavaScript instead
+// of the ~400 MB node_modules tree a workspace install brings (TypeScript, drizzle-kit, Scalar's whole
+// source tree, the dashboard's build tools). What cannot be bundled is copied beside it:
+// - better-sqlite3: a native module; its JavaScript plus the Linux prebuilt binaries it ships;
+// - the SQL migrations, which the backend applies on start from `./migrations` beside its code;
+// - Scalar's browser bundle, the one file of Scalar that the reference page serves.
+// Usage: node scripts/bundle.ts [outDir]   (default: dist/bundle)
+import { cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { build } from "esbuild";
+
+const root = join(import.meta.dirname, "..");
+const outDir = join(root, process.argv[2] ?? "dist/bundle");
+const require = createRequire(join(root, "apps/backend/package.json"));
+
+// Bundled CommonJS dependencies call `require`, which an ES module does not have by itself.
+const banner = {
+  js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+};
+
+async function bundle(entryPoints: Record<string, string>, outdir: string, external: string[] = []) {
+  await build({
+    entryPoints,
+    outdir,
+    bundle: true,
+    platform: "node",
+    target: "node24",
+    format: "esm",
+    outExtension: { ".js": ".mjs" },
+    splitting: true,
+    chunkNames: "[name]-[hash]",
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: "none",
+    banner,
+    external,
+    logLevel: "warning",
+  });
+}
+
+rmSync(outDir, { recursive: true, force: true });
+
+await bundle({ main: join(root, "apps/gateway/src/main.ts") }, join(outDir, "gateway"));
+
+const backendDir = join(outDir, "backend");
+await bundle(
+  {
+    main: join(root, "apps/backend/src/main.ts"),
+    "reset-password": join(root, "apps/backend/src/auth/reset-password.ts"),
+  },
+  backendDir,
+  ["better-sqlite3"],
+);
+cpSync(join(root, "apps/backend/src/db/migrations"), join(backendDir, "migrations"), { recursive: true });
+
+const scalarEntry = require.resolve("@scalar/api-reference");
+cpSync(join(dirname(scalarEntry), "browser/standalone.js"), join(backendDir, "scalar-standalone.js"));
+
+const sqliteDir = dirname(require.resolve("better-sqlite3/package.json"));
+const sqliteTarget = join(backendDir, "node_modules/better-sqlite3");
+mkdirSync(join(sqliteTarget, "prebuilds"), { recursive: true });
+cpSync(join(sqliteDir, "package.json"), join(sqliteTarget, "package.json"));
+cpSync(join(sqliteDir, "lib"), join(sqliteTarget, "lib"), { recursive: true });
+for (const binary of readdirSync(join(sqliteDir, "prebuilds")).filter((name) => name.startsWith("linux")))
+  cpSync(join(sqliteDir, "prebuilds", binary), join(sqliteTarget, "prebuilds", binary));
+
+console.log(`Bundled the gateway and the backend into ${outDir}`);

@@ -1,0 +1,381 @@
+// The container test (npm run test:containers): builds the three images from a clean clone with
+// podman, starts the project's compose.yml (only the Trivy service swapped for a stand-in) and uses
+// Stackgate through the published port as an operator and a pipeline would: health, sign-in,
+// connecting the Komodo simulator running on this host, listing, a deploy with an API key, a scan
+// inside the backend container; then `down` and `up` with the volume kept, and everything is still
+// there. How podman works on these machines: shared/design/CONTAINERS-HERE.md.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type KomodoSimulator, startKomodoSimulator } from "../../packages/simulators/src/index.ts";
+
+const repo = join(import.meta.dirname, "../..");
+const here = import.meta.dirname;
+const base = "localhost/node:24-bookworm-slim";
+const trivyStandIn = "localhost/stackgate-trivy-stand-in:test";
+const imagePrefix = "localhost/stackgate";
+const tag = "test";
+const project = "stackgate-container-test";
+/** Megabytes each image may add on top of the base image. */
+const sizeTargets = { gateway: 5, backend: 80, frontend: 60 };
+
+const work = mkdtempSync(join(tmpdir(), "stackgate-containers-"));
+const port = 20_000 + Math.floor(Math.random() * 10_000);
+const baseUrl = `http://127.0.0.1:${port}`;
+const admin = { email: "admin@example.com", password: randomBytes(12).toString("base64url"), name: "Container Admin" };
+const composeEnv = {
+  ...process.env,
+  DOCKER_HOST: `unix://${join(work, "podman.sock")}`,
+  COMPOSE_PROJECT_NAME: project,
+  PORT: String(port),
+  APP_URL: `http://localhost:${port}`,
+  BETTER_AUTH_SECRET: randomBytes(32).toString("base64"),
+  SEED_ADMIN_EMAIL: admin.email,
+  SEED_ADMIN_PASSWORD: admin.password,
+  SEED_ADMIN_NAME: admin.name,
+  STACKGATE_IMAGE_PREFIX: imagePrefix,
+  STACKGATE_VERSION: tag,
+  SCANNER_SWEEP_DELAY_SECONDS: "3600",
+};
+
+let passed = 0;
+let failed = 0;
+async function check(name: string, body: () => Promise<void> | void) {
+  try {
+    await body();
+    passed++;
+    console.log(`  ✓ ${name}`);
+  } catch (error) {
+    failed++;
+    console.log(`  ✗ ${name}\n      ${error instanceof Error ? error.message : error}`);
+  }
+}
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
+  return execFileSync(command, args, {
+    encoding: "utf8",
+    env: options.env ?? process.env,
+    cwd: options.cwd ?? repo,
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 * 1024 * 1024,
+  }).trim();
+}
+function step(title: string) {
+  console.log(`\n${title}`);
+}
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
+
+function compose(...args: string[]) {
+  return run(
+    "docker-compose",
+    ["-f", join(repo, "compose.yml"), "-f", join(here, "compose.stand-ins.yml"), ...args],
+    { env: composeEnv },
+  );
+}
+
+// --- Building -------------------------------------------------------------------------------------
+
+function buildImages() {
+  step("Building");
+  let started = performance.now();
+  run("bash", [join(here, "setup-podman.sh")]);
+  run("bash", [join(here, "base-image.sh")]);
+  console.log(`  base image ready (${seconds(started)})`);
+
+  const trivyContext = join(work, "trivy-stand-in");
+  run("cp", ["-r", join(here, "trivy-stand-in"), trivyContext]);
+  const standIn = readFileSync(join(repo, "packages/simulators/src/trivy/stand-in-trivy.mjs"), "utf8");
+  writeFileSync(join(trivyContext, "trivy"), `#!/usr/bin/env node\n${standIn}`, { mode: 0o755 });
+  run("podman", ["build", "-q", "--build-arg", `NODE_IMAGE=${base}`, "-t", trivyStandIn, trivyContext]);
+
+  // A clean clone: only what is committed goes into the images.
+  const clone = join(work, "clone");
+  run("git", ["clone", "-q", repo, clone]);
+  for (const target of ["gateway", "backend", "frontend"] as const) {
+    started = performance.now();
+    run(
+      "podman",
+      [
+        "build",
+        "-q",
+        "--network",
+        "host",
+        "--build-arg",
+        `NODE_IMAGE=${base}`,
+        "--build-arg",
+        `TRIVY_IMAGE=${trivyStandIn}`,
+        "--build-arg",
+        `STACKGATE_VERSION=${tag}`,
+        "--target",
+        target,
+        "-t",
+        `${imagePrefix}/stackgate-${target}:${tag}`,
+        ".",
+      ],
+      { cwd: clone },
+    );
+    console.log(`  built ${target} (${seconds(started)})`);
+  }
+}
+
+const imageBytes = (image: string) => Number(run("podman", ["image", "inspect", image, "--format", "{{.Size}}"]));
+const megabytes = (bytes: number) => bytes / 1_000_000;
+
+async function checkImages() {
+  step("Images");
+  const baseBytes = imageBytes(base);
+  for (const [target, limit] of Object.entries(sizeTargets)) {
+    await check(`${target} adds at most ${limit} MB to the base image`, () => {
+      const added = megabytes(imageBytes(`${imagePrefix}/stackgate-${target}:${tag}`) - baseBytes);
+      console.log(`      ${target}: ${added.toFixed(1)} MB added (target ≤ ${limit} MB)`);
+      assert(added <= limit, `${target} adds ${added.toFixed(1)} MB`);
+    });
+  }
+  await check("the base has no Python, make or compiler (like node:24-bookworm-slim)", () => {
+    const found = run("podman", [
+      "run",
+      "--rm",
+      base,
+      "sh",
+      "-c",
+      "for tool in python3 make cc gcc g++; do command -v $tool || true; done",
+    ]);
+    assert(found === "", `found in the base: ${found}`);
+  });
+}
+
+// --- Running --------------------------------------------------------------------------------------
+
+let podmanService: ChildProcess | undefined;
+let healthLoop: NodeJS.Timeout | undefined;
+
+function startPodmanService() {
+  podmanService = spawn("podman", ["system", "service", "--time=0", composeEnv.DOCKER_HOST], {
+    stdio: "ignore",
+    detached: true,
+  });
+}
+
+/** podman runs health checks from systemd timers, and there is none here: run them ourselves. */
+function runHealthChecks() {
+  healthLoop = setInterval(() => {
+    for (const service of ["trivy", "backend", "frontend", "gateway"]) {
+      spawn("podman", ["healthcheck", "run", `${project}_${service}_1`], { stdio: "ignore" }).on(
+        "error",
+        () => {},
+      );
+    }
+  }, 2_000);
+}
+
+async function composeUp() {
+  const started = performance.now();
+  compose("up", "-d", "--no-build");
+  await waitFor("the gateway to answer /health/ready", async () => (await fetch(`${baseUrl}/health/ready`)).ok);
+  console.log(`  compose up: every service healthy and the backend reachable (${seconds(started)})`);
+}
+
+async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe().catch(() => false)) return;
+    await sleep(500);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The address containers reach this host at: the compose network's gateway. */
+function hostAddressFromContainers(): string {
+  const [network] = JSON.parse(run("podman", ["network", "inspect", `${project}_default`])) as {
+    subnets: { gateway: string }[];
+  }[];
+  return network.subnets[0].gateway;
+}
+
+// --- Using Stackgate through the published port ---------------------------------------------------
+
+class Session {
+  cookie = "";
+  async signIn() {
+    const response = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: composeEnv.APP_URL },
+      body: JSON.stringify({ email: admin.email, password: admin.password }),
+    });
+    assert(response.ok, `sign-in answered ${response.status}: ${await response.text()}`);
+    this.cookie = response.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0])
+      .join("; ");
+    assert(this.cookie.includes("session_token"), "sign-in set no session cookie");
+  }
+  async request(method: string, path: string, body?: unknown) {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        cookie: this.cookie,
+        origin: composeEnv.APP_URL,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    assert(response.ok, `${method} ${path} answered ${response.status}: ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  }
+}
+
+async function withKey(key: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+interface HistoryRow {
+  actor: string;
+  stack: string;
+}
+
+interface World {
+  session: Session;
+  komodo: KomodoSimulator;
+  key: string;
+  stack: string;
+  image: string;
+}
+
+async function firstUse(komodo: KomodoSimulator): Promise<World> {
+  step("Using it");
+  const session = new Session();
+  const world = { session, komodo, key: "", stack: "", image: "" };
+  await check("/health answers ok", async () => {
+    const health = await (await fetch(`${baseUrl}/health`)).json();
+    assert(health.status === "ok", JSON.stringify(health));
+  });
+  await check("the gateway serves the sign-in page", async () => {
+    const page = await (await fetch(`${baseUrl}/sign-in`)).text();
+    assert(page.includes("<title>Sign in"), "no sign-in page");
+  });
+  await check("every Stackgate container runs as a non-root user; the gateway listens on 80", () => {
+    for (const service of ["gateway", "backend", "frontend"]) {
+      const uid = run("podman", ["exec", `${project}_${service}_1`, "id", "-u"]);
+      assert(uid !== "0", `${service} runs as root`);
+    }
+    const listening = run("podman", ["exec", `${project}_gateway_1`, "cat", "/proc/net/tcp"]);
+    assert(/:0050 0{8}:0000 0A/.test(listening), "nothing listens on port 80 in the gateway");
+  });
+  await check("the seeded admin signs in", () => session.signIn());
+  await check("a Komodo connection to the simulator on the host is saved", async () => {
+    const url = `http://${hostAddressFromContainers()}:${komodo.port}`;
+    await session.request("POST", "/api/v0/deploy/credentials", {
+      name: "host komodo",
+      url,
+      key: komodo.key,
+      secret: komodo.secret,
+    });
+    const { connection } = await session.request("GET", "/api/v0/deploy/credentials");
+    assert(connection?.url === url, `connection is ${JSON.stringify(connection)}`);
+  });
+  await check("stacks are listed live", async () => {
+    const { stacks } = (await session.request("GET", "/api/v0/stacks")) as {
+      stacks: { name: string; images: string[] }[];
+    };
+    assert(stacks.length === 3, `listed ${stacks.length} stacks`);
+    world.stack = stacks[0].name;
+    world.image = stacks[0].images[0];
+  });
+  await check("a pipeline's deploy with an API key is answered with its outcome and recorded", async () => {
+    world.key = (await session.request("POST", "/api/v0/apikeys", { name: "pipeline" })).key;
+    const deploy = await withKey(world.key, "POST", "/api/v0/deploy", { stack: world.stack, action: "pull" });
+    assert(deploy.status === 200 && deploy.body.success === true, `deploy: ${JSON.stringify(deploy)}`);
+    assert(komodo.calls.some((call) => call.type === "PullStack"), "Komodo received no PullStack");
+    const { history } = (await session.request("GET", "/api/v0/history")) as { history: HistoryRow[] };
+    assert(
+      history.some((row) => row.stack === world.stack && row.actor === "API Key: pipeline"),
+      `history: ${JSON.stringify(history)}`,
+    );
+  });
+  await check("a scan runs trivy inside the backend container and ends done", async () => {
+    await session.request("POST", "/api/v0/security/scan", { images: [world.image] });
+    const query = `/api/v0/security/image?image=${encodeURIComponent(world.image)}`;
+    let status = "";
+    await waitFor(`the scan of ${world.image}`, async () => {
+      status = (await session.request("GET", query)).status;
+      return status === "done" || status === "failed";
+    });
+    assert(status === "done", `the scan ended ${status}`);
+  });
+  return world;
+}
+
+async function afterRestart(world: World) {
+  step("After docker-compose down and up, volume kept");
+  const session = new Session();
+  await check("the same admin signs in with the same password", () => session.signIn());
+  await check("the Komodo connection is still saved", async () => {
+    const { connection } = await session.request("GET", "/api/v0/deploy/credentials");
+    assert(connection?.name === "host komodo", `connection is ${JSON.stringify(connection)}`);
+  });
+  await check("the API key still works", async () => {
+    const listed = await withKey(world.key, "GET", "/api/v0/stacks");
+    assert(listed.status === 200, `listing with the key: ${listed.status}`);
+  });
+  await check("the history still holds the deploy", async () => {
+    const { history } = (await session.request("GET", "/api/v0/history")) as { history: HistoryRow[] };
+    assert(
+      history.some((row) => row.stack === world.stack && row.actor === "API Key: pipeline"),
+      "the deploy is gone",
+    );
+  });
+}
+
+// --- Main -----------------------------------------------------------------------------------------
+
+const started = performance.now();
+let komodo: KomodoSimulator | undefined;
+try {
+  buildImages();
+  await checkImages();
+  step("Starting compose");
+  startPodmanService();
+  await waitFor("the podman service", async () => {
+    run("docker-compose", ["version"], { env: composeEnv });
+    return run("podman", ["--remote", "--url", composeEnv.DOCKER_HOST, "info", "--format", "{{.Host.Arch}}"]) !== "";
+  });
+  compose("down", "-v", "--remove-orphans");
+  // Reachable from the containers for the test's duration only; nothing else may connect.
+  komodo = await startKomodoSimulator({ host: "0.0.0.0", stacks: 3, faults: { updateDelayMs: 50 } });
+  runHealthChecks();
+  await composeUp();
+  const world = await firstUse(komodo);
+  compose("down");
+  await composeUp();
+  await afterRestart(world);
+} catch (error) {
+  failed++;
+  console.log(`\n✗ ${error instanceof Error ? (error.stack ?? error.message) : error}`);
+  try {
+    console.log(compose("logs", "--no-color", "--tail", "40"));
+  } catch {}
+} finally {
+  if (healthLoop) clearInterval(healthLoop);
+  try {
+    compose("down", "-v", "--remove-orphans");
+  } catch {}
+  await komodo?.close();
+  if (podmanService?.pid) process.kill(-podmanService.pid, "SIGTERM");
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(`\nContainer test finished in ${seconds(started)}`);
+console.log(`containers: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
