@@ -35,9 +35,27 @@ export const notifySettingsInput = z.strictObject({
   token: token
     .nullable()
     .optional()
-    .meta({ description: "Write-only. Omit to keep the saved token; null or empty to remove it." }),
+    .meta({
+      description:
+        "Write-only. Omit to keep the saved token (only while the server's origin stays the same: " +
+        "a token is never sent to another server); null or empty to remove it.",
+    }),
   enabled: z.boolean(),
 });
+
+const testSettingsInput = notifySettingsInput
+  .omit({ enabled: true })
+  .extend({ enabled: z.boolean().optional() });
+
+/**
+ * No body, an empty one (`{}`, what an empty form decodes to) and `null` all mean "test the saved
+ * settings".
+ */
+function noSettings(body: z.input<typeof testSettingsInput> | Record<string, never> | null | undefined) {
+  const empty =
+    body === null || (typeof body === "object" && !Array.isArray(body) && Object.keys(body).length === 0);
+  return empty ? undefined : body;
+}
 
 export const notifySettings = z.object({
   url: z.string(),
@@ -74,7 +92,7 @@ export const notifyProcedures = {
     summary: "Send a test alert with the saved settings, or with those in the body",
     errors: { 404: "No settings saved and none in the body" },
   })
-    .input(notifySettingsInput.omit({ enabled: true }).extend({ enabled: z.boolean().optional() }).optional())
+    .input(z.preprocess(noSettings, testSettingsInput.optional()))
     .output(
       z.object({
         delivered: z.boolean(),

@@ -147,6 +147,76 @@ describe("test alert", () => {
     }
   });
 
+  it.each([
+    ["an empty JSON object", { "content-type": "application/json" }, "{}"],
+    ["JSON null", { "content-type": "application/json" }, "null"],
+    ["an empty form (curl -d '')", { "content-type": "application/x-www-form-urlencoded" }, ""],
+  ])("tests the saved settings when the body is %s", async (_, headers, body) => {
+    await saveSettings({ url: ntfy.url, topic: "deploys", token: TOKEN, enabled: false });
+    const response = await app.request(`${settingsUrl}/test`, {
+      method: "POST",
+      headers: { cookie, ...headers },
+      body,
+    });
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({ delivered: true, status: 200 });
+    expect(ntfy.requests.at(-1)!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it("drops the saved token when the settings move to another server without one", async () => {
+    await saveSettings({ url: ntfy.url, topic: "deploys", token: TOKEN, enabled: true });
+    const elsewhere = await startNtfyReceiver();
+    try {
+      const moved = await saveSettings({ url: elsewhere.url, topic: "deploys", enabled: true });
+      expect(moved.json.settings).toMatchObject({ url: elsewhere.url, tokenSet: false });
+      const tested = await app.request(`${settingsUrl}/test`, { method: "POST", headers: { cookie } });
+      expect(tested.json).toMatchObject({ delivered: true });
+      expect(elsewhere.requests).toHaveLength(1);
+      expect(elsewhere.requests[0]!.headers.authorization).toBeUndefined();
+      expect((await deploy("broken")).status).toBe(502);
+      await expect.poll(() => elsewhere.published.length).toBe(2);
+      expect(elsewhere.requests[1]!.headers.authorization).toBeUndefined();
+
+      // Coming back does not bring the dropped token back.
+      const back = await saveSettings({ url: ntfy.url, topic: "deploys", enabled: true });
+      expect(back.json.settings.tokenSet).toBe(false);
+      // The same server under another path keeps it.
+      await saveSettings({ url: ntfy.url, topic: "deploys", token: TOKEN, enabled: true });
+      const samePlace = await saveSettings({ url: `${ntfy.url}/`, topic: "deploys", enabled: true });
+      expect(samePlace.json.settings.tokenSet).toBe(true);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it("shows a hostile server's refusal clean and short, and stops reading an endless answer", async () => {
+    const hostile = await startNtfyReceiver({ mode: "hostile" });
+    try {
+      const refused = await app.request(`${settingsUrl}/test`, {
+        method: "POST",
+        headers: { cookie },
+        json: { url: hostile.url, topic: "deploys" },
+      });
+      expect(refused.json).toMatchObject({ delivered: false, status: 400 });
+      expect(refused.json.message).toMatch(/^ntfy answered 400 ERROR {2}deploy of gnp\.exe failed: A+…$/);
+      expect(refused.json.message.length).toBeLessThan(250);
+
+      hostile.setMode("flood");
+      const flooded = await app.request(`${settingsUrl}/test`, {
+        method: "POST",
+        headers: { cookie },
+        json: { url: hostile.url, topic: "deploys" },
+      });
+      expect(flooded.json).toEqual({
+        delivered: false,
+        status: 200,
+        message: `the server at ${hostile.url} answered 200 with more than 64 KiB, which is not like ntfy`,
+      });
+    } finally {
+      await hostile.close();
+    }
+  });
+
   it("answers 404 when nothing is saved and nothing is given", async () => {
     await app.request(settingsUrl, { method: "DELETE", headers: { cookie } });
     expect((await app.request(`${settingsUrl}/test`, { method: "POST", headers: { cookie } })).status).toBe(

@@ -4,7 +4,12 @@
  * waits longer than the time limit; failures come back as a sentence a person can
  * act on, which never contains the token.
  * Facts: shared/integrations/trivy-ntfy.md §2.
+ *
+ * The server's answer is untrusted: at most 64 KiB of it is read, and what it says is cleaned
+ * before it is shown (see upstream/text.ts).
  */
+
+import { cleanUpstreamLabel, limitLength } from "../upstream/text.ts";
 
 export interface NtfyTarget {
   /** Server base URL, e.g. https://ntfy.example.com (a trailing slash is fine). */
@@ -32,6 +37,9 @@ export const NTFY_MESSAGE_LIMIT_BYTES = 4096;
 // ntfy reads a JSON publish only up to twice the message limit.
 const JSON_BODY_LIMIT_BYTES = 2 * NTFY_MESSAGE_LIMIT_BYTES;
 const TITLE_LIMIT_BYTES = 250;
+/** ntfy answers a publish with one message of a few hundred bytes. */
+const ANSWER_LIMIT_BYTES = 64 * 1024;
+const REASON_LIMIT = 200;
 const ELLIPSIS = "…";
 
 export async function publishToNtfy(
@@ -142,7 +150,8 @@ export function truncateUtf8(text: string, maxBytes: number): string {
 async function readAnswer(response: Response, server: string): Promise<NtfyPublishResult> {
   const status = response.status;
   if (status >= 300 && status < 400) {
-    const location = response.headers.get("location");
+    const header = response.headers.get("location");
+    const location = header === null ? null : cleanUpstreamLabel(header);
     const target =
       location && URL.canParse(location, `${server}/`) ? new URL(location, `${server}/`).href : location;
     const where = target ? ` to ${target}` : "";
@@ -152,7 +161,14 @@ async function readAnswer(response: Response, server: string): Promise<NtfyPubli
       error: `ntfy answered ${status} redirect${where}; use the final address as the server URL`,
     };
   }
-  const text = await response.text();
+  const text = await readLimited(response, ANSWER_LIMIT_BYTES);
+  if (text === undefined) {
+    return {
+      ok: false,
+      status,
+      error: `the server at ${server} answered ${status} with more than 64 KiB, which is not like ntfy`,
+    };
+  }
   const json = parseJsonObject(text);
   if (status >= 200 && status < 300) {
     if (typeof json?.id === "string") return { ok: true, status, id: json.id };
@@ -162,8 +178,23 @@ async function readAnswer(response: Response, server: string): Promise<NtfyPubli
       error: `the server at ${server} answered ${status} but not like ntfy (no message id)`,
     };
   }
-  const reason = typeof json?.error === "string" ? json.error : response.statusText.toLowerCase() || "error";
-  return { ok: false, status, error: `ntfy answered ${status} ${reason.slice(0, 200)}` };
+  const said = typeof json?.error === "string" ? json.error : response.statusText.toLowerCase();
+  const reason = limitLength(cleanUpstreamLabel(said), REASON_LIMIT) || "error";
+  return { ok: false, status, error: `ntfy answered ${status} ${reason}` };
+}
+
+/** The body as text, or undefined (and the rest abandoned) once it is longer than `maxBytes`. */
+async function readLimited(response: Response, maxBytes: number): Promise<string | undefined> {
+  if (!response.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.length;
+    // Leaving the loop early cancels the body, which closes the connection.
+    if (size > maxBytes) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | null {
@@ -204,5 +235,5 @@ function describeFetchError(error: unknown, server: string, timeoutMs: number): 
     return `ntfy at ${server} is unreachable: TLS certificate problem (${code})`;
   }
   const detail = cause?.message ?? (error instanceof Error ? error.message : String(error));
-  return `ntfy at ${server} is unreachable: ${detail}`;
+  return `ntfy at ${server} is unreachable: ${limitLength(cleanUpstreamLabel(detail), REASON_LIMIT)}`;
 }

@@ -49,10 +49,15 @@ export function createNotifyService({
       return row ? describe(row) : null;
     },
 
+    /**
+     * A token saved for one server is never sent to another: saving another origin without a token
+     * drops the saved one (the answer says `tokenSet: false`), so a server that needs no token just
+     * works, and one that does asks for it with a clear 401 on the test.
+     */
     save({ url, topic, token, enabled = false }: NotifySettingsInput) {
       const existing = load();
-      const sealedToken =
-        token === undefined ? (existing?.sealedToken ?? null) : token ? secretBox.seal(token) : null;
+      const keptToken = existing && sameOrigin(existing.url, url) ? existing.sealedToken : null;
+      const sealedToken = token === undefined ? keptToken : token ? secretBox.seal(token) : null;
       const values = { url, topic, enabled, sealedToken, updatedAt: new Date() };
       db.insert(notifySettings)
         .values({ id: SETTINGS_ROW, ...values })
@@ -69,8 +74,9 @@ export function createNotifyService({
     async test(override?: NotifySettingsInput) {
       const saved = load();
       if (!override && !saved) return null;
-      // The saved token only ever goes to the saved server, never to a URL given in the body.
-      const savedToken = saved && override?.url === saved.url ? targetOf(saved).token : undefined;
+      // The saved token only ever goes to the saved server, never to another one given in the body.
+      const savedToken =
+        saved && override && sameOrigin(override.url, saved.url) ? targetOf(saved).token : undefined;
       const target = override
         ? { url: override.url, topic: override.topic, token: override.token ?? savedToken }
         : targetOf(saved!);
@@ -115,3 +121,7 @@ export function createNotifyService({
 }
 
 export type NotifyService = ReturnType<typeof createNotifyService>;
+
+function sameOrigin(a: string, b: string): boolean {
+  return URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
+}

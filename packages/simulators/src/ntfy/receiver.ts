@@ -9,9 +9,15 @@ import { isUtf8 } from "node:buffer";
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { hostileText } from "../komodo/faults.ts";
+import { answerHostile } from "../komodo/hostile.ts";
 
-/** ok: normal ntfy; unauthorized, forbidden, error: that answer to every publish; slow: ok after slowMs. */
-export type NtfyReceiverMode = "ok" | "unauthorized" | "forbidden" | "slow" | "error";
+/**
+ * ok: normal ntfy; unauthorized, forbidden, error: that answer to every publish; slow: ok after slowMs;
+ * hostile: 400 whose error is 30 KB of text with terminal escapes and a right-to-left override;
+ * flood: 200 with a body that never ends.
+ */
+export type NtfyReceiverMode = "ok" | "unauthorized" | "forbidden" | "slow" | "error" | "hostile" | "flood";
 
 export interface NtfyReceiverOptions {
   /** When set, publishing needs `Authorization: Bearer <token>` (a wrong one → 401, none → 403). */
@@ -132,7 +138,7 @@ const ERRORS = {
   jsonTooLarge: { code: 41303, http: 413, error: "JSON body too large" },
   internal: { code: 50001, http: 500, error: "internal server error" },
 } as const;
-type NtfyError = (typeof ERRORS)[keyof typeof ERRORS];
+type NtfyError = { code: number; http: number; error: string; link?: string };
 
 /** What a publish asks for, before it is checked. */
 interface PublishRequest {
@@ -181,6 +187,7 @@ export async function startNtfyReceiver(options: NtfyReceiverOptions = {}): Prom
     requests.push(received);
 
     if (mode === "slow") await delay(slowMs);
+    if (mode === "flood") return answerHostile(response, { streamForever: true });
     const answer = answerTo(request, body);
     received.status = answer.status;
     if ("message" in answer) {
@@ -206,6 +213,7 @@ export async function startNtfyReceiver(options: NtfyReceiverOptions = {}): Prom
       if (mode === "unauthorized") throw new Rejection(ERRORS.unauthorized);
       if (mode === "forbidden") throw new Rejection(ERRORS.forbidden);
       if (mode === "error") throw new Rejection(ERRORS.internal);
+      if (mode === "hostile") throw new Rejection({ code: 40000, http: 400, error: hostileText(30_000) });
       if (request.method !== "POST" && request.method !== "PUT") throw new Rejection(ERRORS.notFound);
       // ntfy checks a present Authorization header first, then the body, then write access.
       const authorization = request.headers.authorization;
