@@ -13,7 +13,7 @@ const STARTUP_BUSY_TIMEOUT_MS = 5000;
  * While serving, better-sqlite3 waits for a lock synchronously, with the whole event loop: a
  * write meeting another process's lock gives up after this long and is answered 503.
  */
-export const SERVING_BUSY_TIMEOUT_MS = 200;
+const SERVING_BUSY_TIMEOUT_MS = 200;
 
 /**
  * Opens the SQLite file (WAL, patient busy timeout) and applies the committed migrations. Call

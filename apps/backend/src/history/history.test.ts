@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/database.ts";
 import { manualClock } from "../testing/clock.ts";
-import { createHistoryService, type NewHistoryEntry } from "./service.ts";
+import { createHistoryService, INTERRUPTED_MESSAGE, type NewHistoryEntry } from "./service.ts";
 
 const directory = mkdtempSync(join(tmpdir(), "stackgate-history-"));
 const database = openDatabase(join(directory, "db.sqlite"));
@@ -69,5 +69,34 @@ describe("history overview", () => {
     expect(list[0]!.createdAt.toISOString()).toBe("2026-11-22T11:30:00.000Z");
     const times = list.map((item) => item.createdAt.getTime());
     expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+});
+
+describe("running actions", () => {
+  it("are on record but neither listed nor counted until they finish; a restart fails the unfinished", () => {
+    const fresh = openDatabase(join(directory, "running.sqlite"));
+    const history = createHistoryService({ db: fresh.db, clock });
+    const started = {
+      startedAt: new Date(clock.now()),
+      actor: "Ada",
+      via: "session" as const,
+      action: "pull" as const,
+    };
+    history.begin({ id: "done", stack: "web", ...started });
+    history.begin({ id: "cut-off", stack: "api", ...started });
+    expect(history.list()).toEqual([]);
+    expect(history.overview().total).toBe(0);
+
+    clock.advance(1000);
+    history.finish("done", { success: true, message: "ok", finishedAt: new Date(clock.now()) });
+    expect(history.list()).toEqual([expect.objectContaining({ id: "done", success: true, message: "ok" })]);
+
+    clock.advance(1000);
+    const interrupted = history.failInterrupted();
+    expect(interrupted).toEqual([expect.objectContaining({ id: "cut-off", stack: "api", running: false })]);
+    expect(history.list()[0]).toMatchObject({ id: "cut-off", success: false, message: INTERRUPTED_MESSAGE });
+    expect(history.list()[0]!.createdAt.getTime()).toBe(clock.now());
+    expect(history.failInterrupted()).toEqual([]);
+    fresh.close();
   });
 });
