@@ -245,7 +245,12 @@ function baseUrl(url: string): string {
  */
 function redactor(secrets: string[]): (text: string) => string {
   const present = secrets.filter((value) => value.length >= 8);
-  return (text) => present.reduce((result, value) => result.replaceAll(value, "[redacted]"), text);
+  const shortest = Math.min(...present.map((value) => value.length));
+  // Most texts (names, images, states) are shorter than any secret and cannot hold one.
+  return (text) =>
+    text.length < shortest
+      ? text
+      : present.reduce((result, value) => result.replaceAll(value, "[redacted]"), text);
 }
 
 async function pause(ms: number, signal?: AbortSignal): Promise<void> {

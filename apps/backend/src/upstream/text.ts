@@ -18,6 +18,11 @@ const CONTROLS =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
+/** Any character either cleaner changes; most texts have none and skip the replacing. */
+const NEEDS_CLEANING =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 const keep = (text: string) => text;
 
 /**
@@ -25,11 +30,13 @@ const keep = (text: string) => text;
  * before the cut, so that a secret is never left half visible at the end.
  */
 export function cleanUpstreamText(text: string, redact = keep): string {
+  if (!NEEDS_CLEANING.test(text)) return limitLength(redact(text));
   return limitLength(redact(stripControls(text.replace(/\r\n?/g, "\n"))));
 }
 
 /** One-line upstream text (a name, an image, a state): tabs and line breaks become spaces. */
 export function cleanUpstreamLabel(text: string, redact = keep): string {
+  if (!NEEDS_CLEANING.test(text)) return limitLength(redact(text));
   return limitLength(redact(stripControls(text.replace(/[\t\n\r]+/g, " "))));
 }
 
