@@ -192,7 +192,9 @@ export function createDeployService({
       });
     } catch (error) {
       const outage = databaseOutage(error);
-      logger.error({ err: error, stack, action }, "deploy refused: the history could not be written");
+      if (outage)
+        logger.warn({ stack, action, reason: outage.problem }, "deploy refused: the database is unavailable");
+      else logger.error({ err: error, stack, action }, "deploy refused: the history could not be written");
       throw new DeployFailure(
         503,
         `${outage?.problem ?? "The history could not be written"}: '${action}' of '${stack}' was not ` +
