@@ -1,3 +1,4 @@
+import "../lib/zod-without-eval.ts";
 import { QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import type { Lang } from "../lib/i18n.ts";

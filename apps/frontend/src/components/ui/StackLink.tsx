@@ -1,7 +1,7 @@
 import { cx } from "../../lib/cx.ts";
+import { stackHref } from "../../lib/stack-path.ts";
 
-/** The address of a stack's page. */
-export const stackHref = (stack: string) => `/stacks/${encodeURIComponent(stack)}`;
+export { stackHref };
 
 /** A stack's name as a link to its page, wherever a list names a stack. */
 export function StackLink({ stack, className }: { stack: string; className?: string }) {
