@@ -29,8 +29,19 @@ const DRAIN_AFTER_REFUSAL_MS = 5000;
 
 const contentSecurityPolicy = [
   "default-src 'self'",
-  // Astro's island bootstrap and Scalar's configuration are inline scripts.
-  "script-src 'self' 'unsafe-inline'",
+  // No inline script but Astro's own, by hash: the island bootstrap (production and development
+  // builds) and its client:load/idle/visible/media/only directives. They change with Astro's version;
+  // apps/frontend/src/lib/gateway-csp.test.ts names the hashes to put here then.
+  [
+    "script-src 'self'",
+    "'sha256-Ya0pUYrC7nM5Cn/056TyVuEiz6dFGrzmkWzgON0pF0U='",
+    "'sha256-SHXg3YtOAVshUMT3f+eElYDgbV0kaujWj8DSaXSS4Vs='",
+    "'sha256-QzWFZi+FLIx23tnm9SBU4aEgx4x8DsuASP07mfqol/c='",
+    "'sha256-BF0290pkb3jxQsE7z00xR8Imp8X34FLC88L0lkMnrGw='",
+    "'sha256-Q2BPg90ZMplYY+FSdApNErhpWafg2hcRRbndmvxuL/Q='",
+    "'sha256-0chmwFk0zaA528yFfGV7J9ppIpdfTPPULncDF3WG7Zs='",
+    "'sha256-eIXWvAmxkr251LJZkjniEK5LcPF3NkapbJepohwYRIc='",
+  ].join(" "),
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self' data:",
