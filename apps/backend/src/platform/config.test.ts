@@ -15,6 +15,8 @@ describe("configuration", () => {
       shutdownGraceMs: 7000,
       sweep: { delayMs: 30_000, intervalMs: 300_000, rescanIntervalMs: 24 * 3_600_000 },
       trivy: { bin: "trivy", serverUrl: "http://127.0.0.1:4954", scanTimeoutMs: 600_000 },
+      trustProxy: false,
+      signInLimits: { failuresPerAccount: 10, failuresPerAddress: 30, windowMs: 15 * 60_000 },
     });
     expect(config.databasePath).toMatch(/data\/db\.sqlite$/);
   });
