@@ -78,7 +78,12 @@ export function routeFor(pathname: string): "backend" | "frontend" | "health" | 
 
 const jsonHeaders = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
 
-function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}) {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extraHeaders: Record<string, string> = {},
+) {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -109,7 +114,12 @@ function writeRawJson(socket: Duplex, status: number, statusText: string, body: 
  * address that proxy saw (earlier entries are whatever the client chose to send).
  */
 export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? String(req.headers["x-forwarded-for"] ?? "").split(",").at(-1)?.trim() : "";
+  const forwarded = trustProxy
+    ? String(req.headers["x-forwarded-for"] ?? "")
+        .split(",")
+        .at(-1)
+        ?.trim()
+    : "";
   return (forwarded || req.socket.remoteAddress || "unknown").replace(/^::ffff:/, "");
 }
 
@@ -149,6 +159,7 @@ function readBody(req: IncomingMessage, timeoutMs: number): Promise<BodyOutcome>
       clearTimeout(timer);
       req.off("data", collect);
       req.off("end", complete);
+      req.off("close", abandoned);
       resolve(outcome);
     };
     const collect = (chunk: Buffer) => {
@@ -157,9 +168,14 @@ function readBody(req: IncomingMessage, timeoutMs: number): Promise<BodyOutcome>
       else chunks.push(chunk);
     };
     const complete = () => finish({ body: Buffer.concat(chunks, received) });
+    // A client that gives up frees its buffered chunks and its timer at once.
+    const abandoned = () => {
+      if (!req.complete) finish({ refused: 408 });
+    };
     const timer = setTimeout(() => finish({ refused: 408 }), timeoutMs);
     req.on("data", collect);
     req.on("end", complete);
+    req.once("close", abandoned);
   });
 }
 
@@ -185,14 +201,19 @@ const hasBody = (req: IncomingMessage) =>
   req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
 
 /** Asks the backend for a cheap answer that needs no database: better-auth's `GET /api/auth/ok`. */
-function probeBackend(backendUrl: string, agent: Agent, timeoutMs: number): Promise<string | undefined> {
+function probeBackend(backendUrl: string, timeoutMs: number): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const probe = request(new URL("/api/auth/ok", backendUrl), { agent, timeout: timeoutMs }, (answer) => {
-      answer.resume();
-      answer.on("end", () =>
-        resolve(answer.statusCode === 200 ? undefined : `it answered ${answer.statusCode}`),
-      );
-    });
+    // A connection of its own: the probe proves that a new one can be made.
+    const probe = request(
+      new URL("/api/auth/ok", backendUrl),
+      { agent: false, timeout: timeoutMs },
+      (answer) => {
+        answer.resume();
+        answer.on("end", () =>
+          resolve(answer.statusCode === 200 ? undefined : `it answered ${answer.statusCode}`),
+        );
+      },
+    );
     probe.on("timeout", () => probe.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     probe.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     probe.end();
@@ -249,13 +270,17 @@ export function createGateway({
   });
 
   async function ready(res: ServerResponse) {
-    const unreachable = await probeBackend(backendUrl, agent, readyTimeoutMs);
+    const unreachable = await probeBackend(backendUrl, readyTimeoutMs);
     if (unreachable === undefined) sendJson(res, 200, { status: "ok", version });
     else
       sendJson(
         res,
         503,
-        errorBody("SERVICE_UNAVAILABLE", 503, `The backend (${backendUrl}) is not reachable (${unreachable})`),
+        errorBody(
+          "SERVICE_UNAVAILABLE",
+          503,
+          `The backend (${backendUrl}) is not reachable (${unreachable})`,
+        ),
       );
   }
 
