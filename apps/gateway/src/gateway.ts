@@ -106,6 +106,8 @@ function writeRawJson(socket: Duplex, status: number, statusText: string, body: 
     `HTTP/1.1 ${status} ${statusText}\r\n${Object.entries(headers)
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join("")}content-length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`,
+    // Closed, not half-closed: a client that never hangs up must not keep the file descriptor.
+    () => socket.destroy(),
   );
 }
 
