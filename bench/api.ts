@@ -10,91 +10,32 @@ import { join } from "node:path";
 import { standInTrivyPath } from "@stackgate/simulators";
 import Sqlite from "better-sqlite3";
 import {
+  BENCH_KOMODO_KEY,
+  BENCH_KOMODO_SECRET,
   cpuMs,
-  freePort,
   machine,
   median,
   ms,
   request,
-  startProcess,
+  startStackgate,
   stopProcesses,
   summarize,
-  temporaryDirectory,
 } from "./lib.ts";
 
 const STACKS = 200;
 const LIST_ROUNDS = 300;
-const KEY = "K_benchbenchbenchbenchbenchbenchbenchbench_K";
-const SECRET = "S_benchbenchbenchbenchbenchbenchbenchbench_S";
-const PASSWORD = "bench-password-123";
+const KEY = BENCH_KOMODO_KEY;
+const SECRET = BENCH_KOMODO_SECRET;
 
-const [komodoPort, backendPort, gatewayPort] = await Promise.all([freePort(), freePort(), freePort()]);
-const komodoUrl = `http://127.0.0.1:${komodoPort}`;
-const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-const dataDir = temporaryDirectory("stackgate-bench-");
-
-const simulator = await startProcess(
-  "packages/simulators/src/komodo/cli.ts",
-  [
-    "--port",
-    String(komodoPort),
-    "--stacks",
-    String(STACKS),
-    "--update-delay-ms",
-    "0",
-    "--key",
-    KEY,
-    "--secret",
-    SECRET,
-  ],
-  {},
-  `${komodoUrl}/version`,
-);
-const backend = await startProcess(
-  "apps/backend/src/main.ts",
-  [],
-  {
-    BACKEND_PORT: String(backendPort),
-    DATA_DIR: dataDir,
-    APP_URL: gatewayUrl,
-    SEED_ADMIN_PASSWORD: PASSWORD,
-    LOG_LEVEL: "warn",
-    NODE_ENV: "test",
-    // Every successful deploy queues scans, as in production; they take a realistic while.
+const { komodoUrl, gatewayUrl, dataDir, apiKey, processes } = await startStackgate({
+  stacks: STACKS,
+  // Every successful deploy queues scans, as in production; they take a realistic while.
+  backendEnv: {
     TRIVY_BIN: standInTrivyPath,
     STANDIN_TRIVY_SCAN_MS: "3000",
     SCANNER_SWEEP_DELAY_SECONDS: "3600",
   },
-  `http://127.0.0.1:${backendPort}/doc`,
-);
-const gateway = await startProcess(
-  "apps/gateway/src/main.ts",
-  [],
-  {
-    PORT: String(gatewayPort),
-    BACKEND_URL: `http://127.0.0.1:${backendPort}`,
-    FRONTEND_URL: "http://127.0.0.1:9",
-  },
-  `${gatewayUrl}/health`,
-);
-
-const signIn = await fetch(`${gatewayUrl}/api/auth/sign-in/email`, {
-  method: "POST",
-  headers: { "content-type": "application/json", origin: gatewayUrl },
-  body: JSON.stringify({ email: "admin@stackgate.local", password: PASSWORD }),
 });
-const cookie = signIn.headers
-  .getSetCookie()
-  .map((value) => value.split(";")[0])
-  .join("; ");
-const post = (path: string, body: unknown) =>
-  fetch(gatewayUrl + path, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: gatewayUrl, cookie },
-    body: JSON.stringify(body),
-  }).then((response) => response.json());
-await post("/api/v0/deploy/credentials", { name: "bench", url: komodoUrl, key: KEY, secret: SECRET });
-const { key: apiKey } = (await post("/api/v0/apikeys", { name: "bench" })) as { key: string };
 
 const LIST_WARM_UP = 20;
 /** The first bursts warm up the JIT and the connection pools; the targets are judged on the rest. */
@@ -130,8 +71,6 @@ async function timeListing() {
   }
   return { direct: summarize(direct), throughGateway: summarize(throughGateway) };
 }
-
-const processes = { backend, gateway, simulator };
 
 /** (b) One burst: every stack deployed at once by API key; CPU time read per process around it. */
 async function burst(names: string[]) {

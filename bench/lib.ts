@@ -122,3 +122,102 @@ export function machine() {
 }
 
 export const temporaryDirectory = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+export const BENCH_KOMODO_KEY = "K_benchbenchbenchbenchbenchbenchbenchbench_K";
+export const BENCH_KOMODO_SECRET = "S_benchbenchbenchbenchbenchbenchbenchbench_S";
+const BENCH_PASSWORD = "bench-password-123";
+
+/**
+ * The Komodo simulator, the backend and the gateway, each its own process as in production, with
+ * the Komodo connection saved and an API key made (named `keyName`).
+ */
+export async function startStackgate({
+  stacks,
+  keyName = "bench",
+  backendEnv = {},
+  gatewayEnv = {},
+}: {
+  stacks: number;
+  keyName?: string;
+  backendEnv?: Record<string, string>;
+  gatewayEnv?: Record<string, string>;
+}) {
+  const [komodoPort, backendPort, gatewayPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const komodoUrl = `http://127.0.0.1:${komodoPort}`;
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const dataDir = temporaryDirectory("stackgate-bench-");
+  const simulator = await startProcess(
+    "packages/simulators/src/komodo/cli.ts",
+    [
+      "--port",
+      String(komodoPort),
+      "--stacks",
+      String(stacks),
+      "--update-delay-ms",
+      "0",
+      "--key",
+      BENCH_KOMODO_KEY,
+      "--secret",
+      BENCH_KOMODO_SECRET,
+    ],
+    {},
+    `${komodoUrl}/version`,
+  );
+  const backend = await startProcess(
+    "apps/backend/src/main.ts",
+    [],
+    {
+      BACKEND_PORT: String(backendPort),
+      DATA_DIR: dataDir,
+      APP_URL: gatewayUrl,
+      SEED_ADMIN_PASSWORD: BENCH_PASSWORD,
+      LOG_LEVEL: "warn",
+      NODE_ENV: "test",
+      ...backendEnv,
+    },
+    `http://127.0.0.1:${backendPort}/doc`,
+  );
+  const gateway = await startProcess(
+    "apps/gateway/src/main.ts",
+    [],
+    {
+      PORT: String(gatewayPort),
+      BACKEND_URL: `http://127.0.0.1:${backendPort}`,
+      FRONTEND_URL: "http://127.0.0.1:9",
+      ...gatewayEnv,
+    },
+    `${gatewayUrl}/health`,
+  );
+
+  const signIn = await fetch(`${gatewayUrl}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: gatewayUrl },
+    body: JSON.stringify({ email: "admin@stackgate.local", password: BENCH_PASSWORD }),
+  });
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+  const post = (path: string, body: unknown) =>
+    fetch(gatewayUrl + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: gatewayUrl, cookie },
+      body: JSON.stringify(body),
+    }).then((response) => response.json());
+  await post("/api/v0/deploy/credentials", {
+    name: "bench",
+    url: komodoUrl,
+    key: BENCH_KOMODO_KEY,
+    secret: BENCH_KOMODO_SECRET,
+  });
+  const { key: apiKey } = (await post("/api/v0/apikeys", { name: keyName })) as { key: string };
+  return { komodoUrl, gatewayUrl, dataDir, apiKey, processes: { simulator, backend, gateway } };
+}
+
+/** The soft limit on open file descriptors of this process (and of the processes it starts). */
+export function openFileLimit(): number {
+  const line = readFileSync("/proc/self/limits", "utf8")
+    .split("\n")
+    .find((each) => each.startsWith("Max open files"));
+  return Number(line?.split(/\s+/)[3] ?? Number.NaN);
+}
