@@ -8,11 +8,11 @@
 // Usage: node scripts/bundle.ts [outDir]   (default: dist/bundle)
 import { cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
 
 const root = join(import.meta.dirname, "..");
-const outDir = join(root, process.argv[2] ?? "dist/bundle");
+const outDir = resolve(root, process.argv[2] ?? "dist/bundle");
 const require = createRequire(join(root, "apps/backend/package.json"));
 
 // Bundled CommonJS dependencies call `require`, which an ES module does not have by itself.

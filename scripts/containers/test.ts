@@ -104,6 +104,9 @@ function buildImages() {
       [
         "build",
         "-q",
+        // Docker's image format: the OCI one has no HEALTHCHECK, and compose's start order needs it.
+        "--format",
+        "docker",
         "--network",
         "host",
         "--build-arg",
