@@ -42,3 +42,18 @@ it("serves the Scalar reference without any outside script", async () => {
   expect(bundle.headers.get("content-type")).toMatch(/javascript/);
   expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
 });
+
+it("configures Scalar without its cloud features, and its zod without eval", async () => {
+  const page = await app.request("/reference");
+  const configuration = JSON.parse(page.text.match(/data-configuration='([^']*)'/)?.[1] ?? "{}");
+  expect(configuration).toMatchObject({
+    withDefaultFonts: false,
+    hideClientButton: true,
+    showDeveloperTools: "never",
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    telemetry: false,
+  });
+  const bundle = await (await fetch(`${app.url}/reference/scalar.js`)).text();
+  expect(bundle.split("\n")[0]).toContain("jitless: true");
+});

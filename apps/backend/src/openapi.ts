@@ -35,8 +35,19 @@ export async function generateOpenApiDocument(version: string) {
   });
 }
 
+/**
+ * Runs before Scalar's bundle: its zod would probe whether eval is allowed (to compile parsers with
+ * `new Function`), and the probe alone is a CSP violation. Zod keeps its settings on globalThis.
+ */
+const ZOD_WITHOUT_EVAL =
+  "globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig ?? {}, { jitless: true });\n";
+
 /** Scalar's browser bundle, served by us: the default CDN is unreachable offline and breaks the CSP. */
 export function loadScalarBundle(): Buffer {
+  return Buffer.concat([Buffer.from(ZOD_WITHOUT_EVAL), readScalarBundle()]);
+}
+
+function readScalarBundle(): Buffer {
   // The single-file build (scripts/bundle.ts) ships the bundle beside itself, without Scalar's package.
   const besideBuild = new URL("./scalar-standalone.js", import.meta.url);
   if (existsSync(besideBuild)) return readFileSync(besideBuild);
@@ -44,6 +55,21 @@ export function loadScalarBundle(): Buffer {
   const mainEntry = createRequire(import.meta.url).resolve("@scalar/api-reference");
   return readFileSync(join(dirname(mainEntry), "browser", "standalone.js"));
 }
+
+/**
+ * Scalar's configuration: nothing of the cloud. On a local address Scalar turns on its AI agent
+ * ("Ask AI" would upload the API document to Scalar's servers), the MCP button and the developer
+ * toolbar (Share, Deploy); the client button opens Scalar's web client. Fonts would come from its CDN.
+ * The API client inside the page stays: it only calls this API.
+ */
+export const scalarConfiguration = {
+  withDefaultFonts: false,
+  hideClientButton: true,
+  showDeveloperTools: "never",
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  telemetry: false,
+} as const;
 
 export const referencePage = `<!doctype html>
 <html lang="en">
@@ -53,7 +79,7 @@ export const referencePage = `<!doctype html>
     <title>Stackgate API reference</title>
   </head>
   <body>
-    <script id="api-reference" data-url="/doc" data-configuration='{"withDefaultFonts":false}'></script>
+    <script id="api-reference" data-url="/doc" data-configuration='${JSON.stringify(scalarConfiguration)}'></script>
     <script src="/reference/scalar.js"></script>
   </body>
 </html>`;

@@ -1,3 +1,4 @@
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { saveScreenshot, startBrowser, type TestBrowser } from "./browser.ts";
 import { type Stackgate, startStackgate } from "./harness.ts";
@@ -13,8 +14,21 @@ afterAll(async () => {
   await stackgate?.stop();
 });
 
+/** CSP violations in the page, recorded from before its first script. */
+async function watchViolations(page: Page) {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener("securitypolicyviolation", (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+  return () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+}
+
 test("the API reference renders under the gateway's CSP, with nothing loaded from outside", async () => {
   const page = await browser.openPage({ baseUrl: stackgate.baseUrl });
+  const violations = await watchViolations(page);
   const outside: string[] = [];
   page.on("request", (request) => {
     if (!request.url().startsWith(stackgate.baseUrl) && !request.url().startsWith("data:"))
@@ -23,7 +37,29 @@ test("the API reference renders under the gateway's CSP, with nothing loaded fro
   await page.goto(`${stackgate.baseUrl}/reference`);
   await page.getByRole("heading", { name: "Stackgate API" }).first().waitFor({ timeout: 30_000 });
   await page.getByText("List your API keys").first().waitFor();
+  // Features that load lazily (an operation's example, the search) are asked for too.
+  await page.getByText("List your API keys").first().click();
+  await page.keyboard.press("Control+k");
+  await page.keyboard.press("Escape");
+  await page.getByText("Powered by Scalar").waitFor();
   await saveScreenshot(page, "reference-desktop", "light");
   expect(outside).toEqual([]);
+  expect(await violations()).toEqual([]);
+  expect(browser.takeErrors()).toEqual([]);
+});
+
+test("the API reference offers none of Scalar's cloud features", async () => {
+  const page = await browser.openPage({ baseUrl: stackgate.baseUrl });
+  await page.goto(`${stackgate.baseUrl}/reference`);
+  await page.getByText("List your API keys").first().waitFor({ timeout: 30_000 });
+  // The sidebar's footer, where the client and MCP buttons would be, is rendered.
+  await page.getByText("Powered by Scalar").waitFor();
+  // On a local address Scalar shows these unless told not to: Ask AI uploads the document to Scalar.
+  const text = await page.locator("body").innerText();
+  for (const cloudFeature of ["Ask AI", "MCP", "Deploy your documentation", "Share", "Open API Client"]) {
+    expect(text, cloudFeature).not.toContain(cloudFeature);
+  }
+  expect(await page.locator(".agent-button-container, .ask-agent-scalar-input").count()).toBe(0);
+  expect(await page.getByRole("button", { name: /^(deploy|share)$/i }).count()).toBe(0);
   expect(browser.takeErrors()).toEqual([]);
 });
