@@ -4,6 +4,7 @@ export type { RecordedCall } from "./komodo/http.ts";
 export { KOMODO_VERSION, type StackPaging } from "./komodo/requests.ts";
 export * from "./komodo/seeds.ts";
 export * from "./komodo/simulator.ts";
+export type { UpdateStreamControl } from "./komodo/update-stream.ts";
 export {
   type NtfyMessage,
   type NtfyReceiver,

@@ -16,6 +16,8 @@ export interface ExecutionContext {
   /** Runs `task` after `delayMs` (0: on the next tick), on a timer the simulator owns. */
   later: (delayMs: number, task: () => void) => void;
   updateDelayMs: (stack: SimStack) => number;
+  /** Keeps `task` until the test releases the stack's Updates (the stack's `holdUpdates` fault). */
+  hold: (stack: SimStack, task: () => void) => void;
 }
 
 /**
@@ -30,24 +32,54 @@ export function startExecution(
   services: string[],
 ): Types.Update {
   const operation: OperationName = services.length > 0 ? `${type}Service` : type;
-  const update = context.updates.add(inProgress(stack, operation, context.operator, context.clock()));
+  const { updates } = context;
+  // Komodo stores the Update it returns without a message; the task's first change (its status,
+  // right away) is the first message, and may reach a client before the execute's answer does.
+  const update = updates.add(inProgress(stack, operation, context.operator, context.clock()), {
+    announce: false,
+  });
+  updates.announce(update);
   const refusal = refusalOf(stack);
   if (!refusal) stack.activeAction = type;
-  context.later(context.updateDelayMs(stack), () => {
+  const finish = stack.faults.holdUpdates
+    ? (task: () => void) => context.hold(stack, task)
+    : (task: () => void) => context.later(context.updateDelayMs(stack), task);
+  finish(() => {
     const now = context.clock();
     if (refusal) {
-      complete(update, [taskError(refusal, now)], now);
+      complete(updates, update, [taskError(refusal, now)], now);
       return;
     }
     stack.activeAction = undefined;
-    complete(update, perform(stack, type, services, now), now);
+    complete(updates, update, perform(stack, type, services, now), now);
+  });
+  return structuredClone(update);
+}
+
+/**
+ * Starts a deploy made outside the API (by default Komodo's auto-update redeploy) that takes
+ * `durationMs`, announced on the update stream like Komodo's own: stored (one message), then
+ * completed (another). Returns the Update as it was stored, in progress.
+ */
+export function startExternalDeploy(
+  context: ExecutionContext,
+  stack: SimStack,
+  options: { operator: string; services: string[]; durationMs: number },
+): Types.Update {
+  const operation: OperationName = options.services.length > 0 ? "DeployStackService" : "DeployStack";
+  const update = context.updates.add(inProgress(stack, operation, options.operator, context.clock()));
+  stack.activeAction = "DeployStack";
+  context.later(options.durationMs, () => {
+    const now = context.clock();
+    stack.activeAction = undefined;
+    complete(context.updates, update, perform(stack, "DeployStack", options.services, now), now);
   });
   return structuredClone(update);
 }
 
 /** Why Komodo's background task would refuse to run an action on the stack right now, if it would. */
 function refusalOf(stack: SimStack): string | undefined {
-  if (stack.faults.forbidden) return missingPermission("Execute");
+  if (stack.faults.forbidden || stack.faults.unreadable) return missingPermission("Execute");
   if (stack.faults.busy || stack.activeAction) return RESOURCE_BUSY;
   return undefined;
 }
@@ -97,20 +129,26 @@ export function recordDeploy(
   options: { operator: string; at: number; services: string[] },
 ): Types.Update {
   const operation: OperationName = options.services.length > 0 ? "DeployStackService" : "DeployStack";
-  const logs = perform(stack, "DeployStack", options.services, options.at);
-  return structuredClone(
-    recordCompleted(updates, stack, { operation, operator: options.operator, at: options.at, logs }),
-  );
+  // Stored (one message), then completed at once (another), as an instant deploy would be.
+  const update = updates.add(inProgress(stack, operation, options.operator, options.at));
+  complete(updates, update, perform(stack, "DeployStack", options.services, options.at), options.at);
+  return structuredClone(update);
 }
 
-/** Stores an Update that is already complete, as Komodo records writes (UpdateStack, DeleteStack). */
+/**
+ * Stores an Update that is already complete, as Komodo records writes (UpdateStack, DeleteStack):
+ * one message, already `Complete`.
+ */
 export function recordCompleted(
   updates: UpdateStore,
   stack: SimStack,
   options: { operation: OperationName; operator: string; at: number; logs: Types.Log[] },
 ): Types.Update {
-  const update = updates.add(inProgress(stack, options.operation, options.operator, options.at));
-  complete(update, options.logs, options.at);
+  const update = updates.add(inProgress(stack, options.operation, options.operator, options.at), {
+    announce: false,
+  });
+  finalize(update, options.logs, options.at);
+  updates.announce(update);
   return update;
 }
 
@@ -126,7 +164,13 @@ function inProgress(stack: SimStack, operation: OperationName, operator: string,
   };
 }
 
-function complete(update: Types.Update, logs: Types.Log[], now: number): void {
+/** Komodo's `finalize` plus `update_update`: the Update completes, and the change is announced. */
+function complete(updates: UpdateStore, update: Types.Update, logs: Types.Log[], now: number): void {
+  finalize(update, logs, now);
+  updates.announce(update);
+}
+
+function finalize(update: Types.Update, logs: Types.Log[], now: number): void {
   update.logs.push(...logs);
   update.success = update.logs.every((entry) => entry.success);
   update.status = "Complete" as Types.UpdateStatus;

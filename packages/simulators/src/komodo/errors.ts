@@ -19,7 +19,7 @@ export function unknownStack(idOrName: string): KomodoError {
   return new KomodoError(`Did not find any Stack matching ${idOrName}`);
 }
 
-export function missingPermission(level: "Execute" | "Write"): string {
+export function missingPermission(level: "Read" | "Execute" | "Write"): string {
   return `User does not have required permissions on this Stack. Must have at least ${level} permissions`;
 }
 

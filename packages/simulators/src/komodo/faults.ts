@@ -11,6 +11,11 @@ export interface ServerFaults {
   latencyMs?: number;
   /** Milliseconds before an execute's Update completes (0: on the next tick). A stack's own value wins. */
   updateDelayMs?: number;
+  /**
+   * `/ws/update` refuses the websocket upgrade (426, as Komodo answers a request whose upgrade
+   * headers a proxy dropped); sockets already open stay open (`updateStream.drop()` ends them).
+   */
+  refuseUpdateStream?: boolean;
   /** The port refuses connections and open sockets are destroyed. */
   down?: boolean;
   /** API calls are answered 200 with a body that is not JSON (an HTML page). */
@@ -42,6 +47,16 @@ export interface StackFaults {
   forbidden?: boolean;
   /** Deploys and pulls complete with `success: false`; this text is the failed compose stage's stderr. */
   failWith?: string;
+  /**
+   * The API user has no permission at all on this stack: `ListStacks` leaves it out, the update
+   * stream does not carry its Updates, `GetUpdate` of them is refused, executes fail.
+   */
+  unreadable?: boolean;
+  /**
+   * This stack's executes stay in progress until the test releases them (`sim.releaseUpdates`),
+   * so that it can act (drop the update stream…) while one is running.
+   */
+  holdUpdates?: boolean;
   /** Milliseconds before this stack's Updates complete, overriding the server's `updateDelayMs`. */
   updateDelayMs?: number;
 }

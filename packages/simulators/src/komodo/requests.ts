@@ -46,7 +46,8 @@ export function createHandlers(context: RequestContext) {
     GetVersion: (): Types.GetVersionResponse => ({ version: KOMODO_VERSION }),
 
     ListStacks: (params: Types.ListStacks): Types.ListStacksResponse => {
-      const listed = stacks.list().filter(stackQueryFilter(params.query));
+      const matches = stackQueryFilter(params.query);
+      const listed = stacks.list().filter((stack) => !stack.faults.unreadable && matches(stack));
       if (params.sort_desc) listed.reverse();
       return pageOf(listed, params, context).map(toListItem);
     },
@@ -56,6 +57,7 @@ export function createHandlers(context: RequestContext) {
     GetUpdate: (params: Types.GetUpdate): Types.GetUpdateResponse => {
       const update = updates.get(text(params, "id"));
       if (!update) throw new KomodoError("no update exists with given id");
+      if (stacks.find(update.target.id)?.faults.unreadable) throw new KomodoError(missingPermission("Read"));
       return update;
     },
 

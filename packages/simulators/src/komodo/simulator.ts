@@ -1,13 +1,19 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Types } from "komodo_client";
-import { AUTO_REDEPLOY_OPERATOR, type ExecutionContext, recordDeploy } from "./actions.ts";
+import {
+  AUTO_REDEPLOY_OPERATOR,
+  type ExecutionContext,
+  recordDeploy,
+  startExternalDeploy,
+} from "./actions.ts";
 import { mergeFaults, type ServerFaults, type StackFaults } from "./faults.ts";
 import { createRequestListener, type RecordedCall } from "./http.ts";
 import { objectIdSource } from "./ids.ts";
 import { createHandlers, type StackPaging } from "./requests.ts";
 import { generateStacks, type StackSeed } from "./seeds.ts";
 import { composeFile, createStackRegistry, type SimStack, toListItem } from "./stacks.ts";
+import { createUpdateStream, type UpdateStreamControl } from "./update-stream.ts";
 import { createUpdateStore } from "./updates.ts";
 
 /** Fixed credentials shaped like Komodo v2 API keys, so every run can reuse the same ones. */
@@ -70,7 +76,21 @@ export interface KomodoSimulator {
     idOrName: string,
     options?: { operator?: string; at?: number; services?: string[] },
   ): Types.Update;
-  /** Resolves when no Update is in progress. */
+  /**
+   * Starts a deploy made outside the API that completes after `durationMs` (default 0), announced on
+   * the update stream as it starts and as it completes. Returns the Update in progress.
+   */
+  startExternalDeploy(
+    idOrName: string,
+    options?: { operator?: string; services?: string[]; durationMs?: number },
+  ): Types.Update;
+  /** `/ws/update`: who is logged in, and a way to drop every socket. */
+  readonly updateStream: UpdateStreamControl;
+  /** Resolves once the stack has an Update held by its `holdUpdates` fault (at once if it has). */
+  whenHeld(idOrName: string): Promise<void>;
+  /** Completes the stack's held Updates now. */
+  releaseUpdates(idOrName: string): void;
+  /** Resolves when no Update is in progress (held ones aside). */
   settle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -98,12 +118,14 @@ export async function startKomodoSimulator(options: KomodoSimulatorOptions = {})
   for (const seed of seeds) addStack(seed);
 
   const timers = createTimers();
+  const held = createHeldUpdates();
   const execution: ExecutionContext = {
     updates,
     operator: API_USER.id,
     clock: Date.now,
     later: timers.later,
     updateDelayMs: (stack) => stack.faults.updateDelayMs ?? serverFaults.updateDelayMs ?? 0,
+    hold: held.hold,
   };
   const handlers = createHandlers({
     stacks,
@@ -123,6 +145,15 @@ export async function startKomodoSimulator(options: KomodoSimulatorOptions = {})
       record: (call) => calls.push(call),
     }),
   );
+  const updateStream = createUpdateStream({
+    credentials: { key, secret },
+    faults: () => serverFaults,
+    subscribe: updates.subscribe,
+    canRead: (target) => target.type !== "Stack" || !stacks.find(target.id)?.faults.unreadable,
+  });
+  server.on("upgrade", (request, socket, head) => {
+    if (!updateStream.handleUpgrade(request, socket, head)) socket.destroy();
+  });
   const port = await listen(server, options.port ?? 0, host);
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   let closed = false;
@@ -134,6 +165,7 @@ export async function startKomodoSimulator(options: KomodoSimulatorOptions = {})
       .catch(() => undefined)
       .then(async () => {
         const down = closed || (serverFaults.down ?? false);
+        if (down) updateStream.control.drop();
         if (down && server.listening) await stopListening(server);
         if (!down && !server.listening) await listen(server, port, host);
       });
@@ -198,11 +230,22 @@ export async function startKomodoSimulator(options: KomodoSimulatorOptions = {})
         services: deploy.services ?? [],
       });
     },
+    startExternalDeploy(idOrName, deploy = {}) {
+      return startExternalDeploy(execution, mustFind(idOrName), {
+        operator: deploy.operator ?? AUTO_REDEPLOY_OPERATOR,
+        services: deploy.services ?? [],
+        durationMs: deploy.durationMs ?? 0,
+      });
+    },
+    updateStream: updateStream.control,
+    whenHeld: (idOrName) => held.whenHeld(mustFind(idOrName)),
+    releaseUpdates: (idOrName) => held.release(mustFind(idOrName)),
     settle: timers.idle,
     async close() {
       if (closed) return;
       closed = true;
       timers.cancel();
+      updateStream.close();
       await applyDown();
     },
   };
@@ -238,6 +281,28 @@ function createTimers() {
       for (const timer of pending) clearTimeout(timer);
       pending.clear();
       wakeWaiters();
+    },
+  };
+}
+
+/** Completions kept back by the `holdUpdates` fault, per stack, until the test releases them. */
+function createHeldUpdates() {
+  const tasks = new Map<SimStack, (() => void)[]>();
+  const waiters = new Map<SimStack, (() => void)[]>();
+  return {
+    hold(stack: SimStack, task: () => void): void {
+      tasks.set(stack, [...(tasks.get(stack) ?? []), task]);
+      for (const wake of waiters.get(stack) ?? []) wake();
+      waiters.delete(stack);
+    },
+    whenHeld(stack: SimStack): Promise<void> {
+      if (tasks.has(stack)) return Promise.resolve();
+      return new Promise((resolve) => waiters.set(stack, [...(waiters.get(stack) ?? []), resolve]));
+    },
+    release(stack: SimStack): void {
+      const pending = tasks.get(stack) ?? [];
+      tasks.delete(stack);
+      for (const task of pending) task();
     },
   };
 }

@@ -6,17 +6,41 @@ export const UPDATES_PER_PAGE = 100;
 
 export type NewUpdate = Omit<Types.Update, "_id">;
 
-/** Updates by id (O(1) for GetUpdate), plus the insertion-ordered list that ListUpdates scans. */
+type UpdateListener = (item: Types.UpdateListItem) => void;
+
+/**
+ * Updates by id (O(1) for GetUpdate), plus the insertion-ordered list that ListUpdates scans.
+ * Like Komodo's `add_update`/`update_update`, storing or changing an Update announces it to the
+ * listeners (the update stream) as an `UpdateListItem`; `add(…, { announce: false })` is Komodo's
+ * `add_update_without_send`, which execute calls use for the Update they return.
+ */
 export function createUpdateStore(newId: () => string, usernameOf: (operator: string) => string) {
   const byId = new Map<string, Types.Update>();
   const all: Types.Update[] = [];
+  const listeners = new Set<UpdateListener>();
+
+  function announce(update: Types.Update): void {
+    if (listeners.size === 0) return;
+    const item = toListItem(update, usernameOf(update.operator));
+    for (const listener of listeners) listener(structuredClone(item));
+  }
 
   return {
-    add(fields: NewUpdate): Types.Update {
+    add(fields: NewUpdate, { announce: send = true }: { announce?: boolean } = {}): Types.Update {
       const update: Types.Update = { _id: { $oid: newId() }, ...fields };
       byId.set(update._id!.$oid, update);
       all.push(update);
+      if (send) announce(update);
       return update;
+    },
+
+    /** Tells the listeners that this Update changed (its status, its outcome). */
+    announce,
+
+    /** Listens to every stored or changed Update; returns the function that stops listening. */
+    subscribe(listener: UpdateListener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
 
     get(id: string): Types.Update | undefined {
