@@ -9,6 +9,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { connect, type Socket } from "node:net";
+import { loadavg } from "node:os";
 import {
   cpuMs,
   machine,
@@ -24,7 +25,8 @@ const STREAMS = 5000;
 const STREAMS_PER_ADDRESS = 20;
 const SLOW_UPLOADS = 500;
 const TRICKLE_INTERVAL_MS = 5000;
-const ROUNDS = 100;
+const WARM_UP_ROUNDS = 100;
+const ROUNDS = 200;
 const NEEDED_OPEN_FILES = 2 * STREAMS + SLOW_UPLOADS + 1000;
 
 if (openFileLimit() < NEEDED_OPEN_FILES) {
@@ -127,7 +129,7 @@ async function timeOrdinaryCalls(rounds: number) {
   return summarize(durations);
 }
 
-await timeOrdinaryCalls(20); // warm-up
+await timeOrdinaryCalls(WARM_UP_ROUNDS);
 const quiet = await timeOrdinaryCalls(ROUNDS);
 
 const uploads = startSlowUploads(SLOW_UPLOADS);
@@ -189,9 +191,11 @@ uploads.stop();
 for (const stream of streams) stream.response.destroy();
 
 const verdict = (ok: boolean) => (ok ? "meets target" : "MISSES target");
-console.log(`Machine: ${machine()}`);
 console.log(
-  `\nOrdinary API calls (GET ${ordinaryCalls.join(", ")} in turn, API key, one at a time, ${ROUNDS * ordinaryCalls.length} calls)`,
+  `Machine: ${machine()}; load average at the end ${loadavg()[0]!.toFixed(1)} (1 min), ${loadavg()[1]!.toFixed(1)} (5 min)`,
+);
+console.log(
+  `\nOrdinary API calls (GET ${ordinaryCalls.join(", ")} in turn, API key, one at a time, ${ROUNDS * ordinaryCalls.length} calls after ${WARM_UP_ROUNDS * ordinaryCalls.length} warm-up)`,
 );
 console.log(`    quiet:   p50 ${ms(quiet.p50)}  p99 ${ms(quiet.p99)}  max ${ms(quiet.max)}`);
 console.log(
