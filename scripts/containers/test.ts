@@ -4,14 +4,16 @@
 // connecting the Komodo simulator running on this host, listing, a deploy with an API key, a scan
 // inside the backend container; then `down` and `up` with the volume kept, and everything is still
 // there. How podman works on these machines: shared/design/CONTAINERS-HERE.md.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { promisify } from "node:util";
 import { type KomodoSimulator, startKomodoSimulator } from "../../packages/simulators/src/index.ts";
 
+const execFileAsync = promisify(execFile);
 const repo = join(import.meta.dirname, "../..");
 const here = import.meta.dirname;
 const base = "localhost/node:24-bookworm-slim";
@@ -71,12 +73,14 @@ function step(title: string) {
 }
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 
-function compose(...args: string[]) {
-  return run(
+/** Asynchronous, so that the health checks below keep running while compose waits on them. */
+async function compose(...args: string[]) {
+  const { stdout } = await execFileAsync(
     "docker-compose",
     ["-f", join(repo, "compose.yml"), "-f", join(here, "compose.stand-ins.yml"), ...args],
-    { env: composeEnv },
+    { env: composeEnv, cwd: repo, maxBuffer: 64 * 1024 * 1024 },
   );
+  return stdout.trim();
 }
 
 // --- Building -------------------------------------------------------------------------------------
@@ -179,7 +183,7 @@ function runHealthChecks() {
 
 async function composeUp() {
   const started = performance.now();
-  compose("up", "-d", "--no-build");
+  await compose("up", "-d", "--no-build");
   await waitFor("the gateway to answer /health/ready", async () => (await fetch(`${baseUrl}/health/ready`)).ok);
   console.log(`  compose up: every service healthy and the backend reachable (${seconds(started)})`);
 }
@@ -355,26 +359,24 @@ try {
     run("docker-compose", ["version"], { env: composeEnv });
     return run("podman", ["--remote", "--url", composeEnv.DOCKER_HOST, "info", "--format", "{{.Host.Arch}}"]) !== "";
   });
-  compose("down", "-v", "--remove-orphans");
+  await compose("down", "-v", "--remove-orphans");
   // Reachable from the containers for the test's duration only; nothing else may connect.
   komodo = await startKomodoSimulator({ host: "0.0.0.0", stacks: 3, faults: { updateDelayMs: 50 } });
   runHealthChecks();
   await composeUp();
   const world = await firstUse(komodo);
-  compose("down");
+  await compose("down");
   await composeUp();
   await afterRestart(world);
 } catch (error) {
   failed++;
   console.log(`\n✗ ${error instanceof Error ? (error.stack ?? error.message) : error}`);
   try {
-    console.log(compose("logs", "--no-color", "--tail", "40"));
+    console.log(await compose("logs", "--no-color", "--tail", "40"));
   } catch {}
 } finally {
   if (healthLoop) clearInterval(healthLoop);
-  try {
-    compose("down", "-v", "--remove-orphans");
-  } catch {}
+  await compose("down", "-v", "--remove-orphans").catch(() => {});
   await komodo?.close();
   if (podmanService?.pid) process.kill(-podmanService.pid, "SIGTERM");
   rmSync(work, { recursive: true, force: true });
