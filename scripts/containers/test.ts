@@ -346,6 +346,44 @@ async function afterRestart(world: World) {
   });
 }
 
+async function operatorTools() {
+  step("Operator tools");
+  const backend = `${project}_backend_1`;
+  await check("the README's online backup works inside the backend container", () => {
+    run("podman", [
+      "exec",
+      backend,
+      "node",
+      "-e",
+      "new (require('better-sqlite3'))('/data/db.sqlite').backup('/data/backup.sqlite').then(() => process.exit(0))",
+    ]);
+    const size = Number(run("podman", ["exec", backend, "stat", "-c", "%s", "/data/backup.sqlite"]));
+    assert(size > 0, "the backup is empty");
+  });
+  await check("reset-password inside the backend container sets a new password", async () => {
+    const output = run("podman", ["exec", backend, "node", "reset-password.mjs", admin.email]);
+    const password = /password:\s*(\S+)/i.exec(output)?.[1];
+    assert(password && password !== admin.password, `no new password in: ${output}`);
+    admin.password = password;
+    await new Session().signIn();
+  });
+  await check("the gateway's health check fails while the backend is down, and passes again after", async () => {
+    const gatewayHealthy = () => {
+      try {
+        run("podman", ["healthcheck", "run", `${project}_gateway_1`]);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    run("podman", ["stop", "-t", "10", backend]);
+    assert(!gatewayHealthy(), "the gateway reports healthy without a backend");
+    assert((await fetch(`${baseUrl}/health`)).ok, "/health (liveness) should still answer");
+    run("podman", ["start", backend]);
+    await waitFor("the gateway to be healthy again", async () => gatewayHealthy());
+  });
+}
+
 // --- Main -----------------------------------------------------------------------------------------
 
 const started = performance.now();
@@ -368,6 +406,7 @@ try {
   await compose("down");
   await composeUp();
   await afterRestart(world);
+  await operatorTools();
 } catch (error) {
   failed++;
   console.log(`\n✗ ${error instanceof Error ? (error.stack ?? error.message) : error}`);
