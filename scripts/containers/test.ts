@@ -27,7 +27,11 @@ const sizeTargets = { gateway: 5, backend: 80, frontend: 60 };
 const work = mkdtempSync(join(tmpdir(), "stackgate-containers-"));
 const port = 20_000 + Math.floor(Math.random() * 10_000);
 const baseUrl = `http://127.0.0.1:${port}`;
-const admin = { email: "admin@example.com", password: randomBytes(12).toString("base64url"), name: "Container Admin" };
+const admin = {
+  email: "admin@example.com",
+  password: randomBytes(12).toString("base64url"),
+  name: "Container Admin",
+};
 const composeEnv = {
   ...process.env,
   DOCKER_HOST: `unix://${join(work, "podman.sock")}`,
@@ -131,7 +135,8 @@ function buildImages() {
   }
 }
 
-const imageBytes = (image: string) => Number(run("podman", ["image", "inspect", image, "--format", "{{.Size}}"]));
+const imageBytes = (image: string) =>
+  Number(run("podman", ["image", "inspect", image, "--format", "{{.Size}}"]));
 const megabytes = (bytes: number) => bytes / 1_000_000;
 
 async function checkImages() {
@@ -184,7 +189,10 @@ function runHealthChecks() {
 async function composeUp() {
   const started = performance.now();
   await compose("up", "-d", "--no-build");
-  await waitFor("the gateway to answer /health/ready", async () => (await fetch(`${baseUrl}/health/ready`)).ok);
+  await waitFor(
+    "the gateway to answer /health/ready",
+    async () => (await fetch(`${baseUrl}/health/ready`)).ok,
+  );
   console.log(`  compose up: every service healthy and the backend reachable (${seconds(started)})`);
 }
 
@@ -305,7 +313,10 @@ async function firstUse(komodo: KomodoSimulator): Promise<World> {
     world.key = (await session.request("POST", "/api/v0/apikeys", { name: "pipeline" })).key;
     const deploy = await withKey(world.key, "POST", "/api/v0/deploy", { stack: world.stack, action: "pull" });
     assert(deploy.status === 200 && deploy.body.success === true, `deploy: ${JSON.stringify(deploy)}`);
-    assert(komodo.calls.some((call) => call.type === "PullStack"), "Komodo received no PullStack");
+    assert(
+      komodo.calls.some((call) => call.type === "PullStack"),
+      "Komodo received no PullStack",
+    );
     const { history } = (await session.request("GET", "/api/v0/history")) as { history: HistoryRow[] };
     assert(
       history.some((row) => row.stack === world.stack && row.actor === "API Key: pipeline"),
@@ -367,21 +378,24 @@ async function operatorTools() {
     admin.password = password;
     await new Session().signIn();
   });
-  await check("the gateway's health check fails while the backend is down, and passes again after", async () => {
-    const gatewayHealthy = () => {
-      try {
-        run("podman", ["healthcheck", "run", `${project}_gateway_1`]);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    run("podman", ["stop", "-t", "10", backend]);
-    assert(!gatewayHealthy(), "the gateway reports healthy without a backend");
-    assert((await fetch(`${baseUrl}/health`)).ok, "/health (liveness) should still answer");
-    run("podman", ["start", backend]);
-    await waitFor("the gateway to be healthy again", async () => gatewayHealthy());
-  });
+  await check(
+    "the gateway's health check fails while the backend is down, and passes again after",
+    async () => {
+      const gatewayHealthy = () => {
+        try {
+          run("podman", ["healthcheck", "run", `${project}_gateway_1`]);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      run("podman", ["stop", "-t", "10", backend]);
+      assert(!gatewayHealthy(), "the gateway reports healthy without a backend");
+      assert((await fetch(`${baseUrl}/health`)).ok, "/health (liveness) should still answer");
+      run("podman", ["start", backend]);
+      await waitFor("the gateway to be healthy again", async () => gatewayHealthy());
+    },
+  );
 }
 
 // --- Main -----------------------------------------------------------------------------------------
@@ -395,7 +409,10 @@ try {
   startPodmanService();
   await waitFor("the podman service", async () => {
     run("docker-compose", ["version"], { env: composeEnv });
-    return run("podman", ["--remote", "--url", composeEnv.DOCKER_HOST, "info", "--format", "{{.Host.Arch}}"]) !== "";
+    return (
+      run("podman", ["--remote", "--url", composeEnv.DOCKER_HOST, "info", "--format", "{{.Host.Arch}}"]) !==
+      ""
+    );
   });
   await compose("down", "-v", "--remove-orphans");
   // Reachable from the containers for the test's duration only; nothing else may connect.
