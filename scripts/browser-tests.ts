@@ -6,7 +6,9 @@ import { root } from "./stackgate.ts";
 const chromium = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
 if (!existsSync(chromium) && process.env.CI === "true") {
-  console.error(`No Chromium at ${chromium}: CI never skips the browser tests (install chromium or set CHROME_PATH).`);
+  console.error(
+    `No Chromium at ${chromium}: CI never skips the browser tests (install chromium or set CHROME_PATH).`,
+  );
   process.exit(1);
 }
 if (!existsSync(chromium)) {
