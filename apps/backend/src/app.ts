@@ -11,6 +11,7 @@ import { openDatabase } from "./db/database.ts";
 import { deployProcedures } from "./deploy/procedures.ts";
 import { createDeployService } from "./deploy/service.ts";
 import { createDeployEventBus } from "./events/bus.ts";
+import { publishKomodoRuns } from "./events/komodo-runs.ts";
 import { eventProcedures } from "./events/procedures.ts";
 import { historyProcedures } from "./history/procedures.ts";
 import { createHistoryService } from "./history/service.ts";
@@ -47,10 +48,16 @@ export async function createBackend({
   const seeded = await seedAdmin(auth, config, firstPassword);
 
   const apiKeys = createApiKeyService({ db, clock });
-  const connection = createConnectionService({ db, secretBox, upstreamTimeoutMs: config.upstreamTimeoutMs });
+  const connection = createConnectionService({
+    db,
+    secretBox,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    logger,
+  });
   const notify = createNotifyService({ db, secretBox, logger, appUrl: config.appUrl });
   const history = createHistoryService({ db, clock, logger });
   const events = createDeployEventBus();
+  const komodoRuns = publishKomodoRuns({ connection, events, logger, staleAfterMs: config.deployTimeoutMs });
   const stacks = createStackService({ connection });
   const scans = createScanService({
     db,
@@ -108,6 +115,7 @@ export async function createBackend({
      */
     async close({ graceMs = 0 }: { graceMs?: number } = {}) {
       await deploy.shutdown(graceMs);
+      komodoRuns.close();
       events.close();
       await scans.close();
       connection.close();

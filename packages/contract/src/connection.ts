@@ -29,13 +29,33 @@ export const connection = z.object({
   url: z.string().meta({ example: "https://komodo.example.com" }),
 });
 
+export const updateStreamState = z
+  .object({
+    status: z.enum(["connecting", "connected", "disconnected"]),
+    reason: z.string().nullable().meta({
+      description: "Why the stream is not connected (its last failure); null when connected",
+      example:
+        "Komodo refused the login: failed to authenticate user using api keys | Invalid user credentials",
+    }),
+  })
+  .meta({
+    description:
+      "Komodo's update stream (/ws/update), which tells Stackgate the moment a deploy step completes. " +
+      "While it is not connected, deploys poll Komodo instead.",
+  });
+
 export const connectionProcedures = {
   get: sessionOnly({
     method: "GET",
     path: "/api/v0/deploy/credentials",
     tags,
     summary: "The Komodo connection (id, name and url only)",
-  }).output(z.object({ connection: connection.nullable() })),
+  }).output(
+    z.object({
+      connection: connection.nullable(),
+      updateStream: updateStreamState.nullable().optional(),
+    }),
+  ),
   save: sessionOnly({
     method: "POST",
     path: "/api/v0/deploy/credentials",

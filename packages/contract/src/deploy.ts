@@ -11,9 +11,25 @@ export const deployRun = z.object({
   id: z.string(),
   stack: z.string(),
   action: deployAction,
-  via: z.enum(["session", "apiKey"]),
+  via: z.enum(["session", "apiKey"]).meta({
+    description:
+      "How the actor acted: a person (`session`) or automation (`apiKey`: a pipeline's key, or for a " +
+      "run from Komodo, Komodo's own automation such as auto-update or a webhook)",
+  }),
   actorName: z.string().meta({ example: "API Key: deploy-web" }),
   startedAt: isoDate,
+  source: z
+    .enum(["stackgate", "komodo"])
+    .optional()
+    .meta({
+      description:
+        "`komodo` for a deploy Stackgate did not start (someone in Komodo's UI, Komodo's auto-update, a " +
+        "webhook), seen on Komodo's update stream; such runs are not in the history. Absent: Stackgate's own.",
+    }),
+  operation: z.string().optional().meta({
+    description: "For a run from Komodo: Komodo's operation, e.g. `DeployStack`",
+    example: "DeployStack",
+  }),
 });
 
 export const finishedRun = deployRun.extend({
@@ -59,6 +75,8 @@ export const deployProcedures = {
     summary: "Live deploy events (Server-Sent Events)",
     description:
       "Each event's data is a JSON object with `type`: `subscribed` once on connecting (with the deploys in " +
-      "progress), then `started` and `finished` for every deploy, whoever started it. Nothing is replayed.",
+      "progress), then `started` and `finished` for every deploy, whoever started it. Deploys and pulls that " +
+      'Stackgate did not start, seen on Komodo\'s update stream, come too, marked `source: "komodo"`. ' +
+      "Nothing is replayed.",
   }).output(eventIterator(deployEvent)),
 };

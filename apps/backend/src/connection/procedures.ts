@@ -4,7 +4,10 @@ import { type ConnectionService, CredentialsInUrlError, CredentialsRejectedError
 
 export function connectionProcedures(os: Implementer, { connection }: { connection: ConnectionService }) {
   return {
-    get: os.connection.get.handler(() => ({ connection: connection.get() })),
+    get: os.connection.get.handler(() => {
+      const updateStream = connection.updateStream();
+      return { connection: connection.get(), ...(updateStream ? { updateStream } : {}) };
+    }),
     save: os.connection.save.handler(async ({ input }) => {
       try {
         return await connection.save(input);

@@ -1,8 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/database.ts";
 import { upstreamConnection } from "../db/schema.ts";
+import type { Logger } from "../platform/logger.ts";
 import type { SecretBox } from "../platform/secret-box.ts";
-import { createKomodoClient, type KomodoClient, UpstreamError } from "../upstream/komodo-client.ts";
+import {
+  createKomodoClient,
+  type KomodoClient,
+  type KomodoUpdateListItem,
+  type UpdateStreamState,
+  UpstreamError,
+} from "../upstream/komodo-client.ts";
 
 /** No Komodo connection is saved yet: answered with 503. */
 export class NoConnectionError extends Error {
@@ -48,34 +55,65 @@ export interface ConnectionInput {
   secret: string;
 }
 
+type OutsideUpdateListener = (item: KomodoUpdateListItem, client: KomodoClient) => void;
+
 /**
  * The one Komodo connection. Key and secret are sealed at rest; the client built from
- * them lives here and is rebuilt whenever the connection is saved or removed.
+ * them lives here and is rebuilt whenever the connection is saved or removed. The saved
+ * connection's client follows Komodo's update stream for as long as it is the current one.
  */
 export function createConnectionService({
   db,
   secretBox,
   upstreamTimeoutMs,
+  logger,
 }: {
   db: Database;
   secretBox: SecretBox;
   upstreamTimeoutMs: number;
+  logger?: Logger;
 }) {
   const load = () => db.select().from(upstreamConnection).get();
   let client: KomodoClient | null = null;
+  const outsideListeners = new Set<OutsideUpdateListener>();
   const clientFor = (connection: { url: string; key: string; secret: string }) =>
     createKomodoClient(connection, { timeoutMs: upstreamTimeoutMs });
 
-  // A replaced client is not closed: deploys may still be using it. Its idle connections time out.
+  function followingClientFor(connection: { url: string; key: string; secret: string }) {
+    const following = createKomodoClient(connection, {
+      timeoutMs: upstreamTimeoutMs,
+      followUpdates: true,
+      onStreamState: ({ status, reason }) => {
+        if (status === "connected") logger?.info("Komodo update stream connected");
+        else if (status === "disconnected" && reason !== "closed") {
+          logger?.warn({ reason }, "Komodo update stream not connected; deploys poll Komodo meanwhile");
+        }
+      },
+    });
+    following.onOutsideUpdate((item) => {
+      for (const listener of outsideListeners) listener(item, following);
+    });
+    return following;
+  }
+
+  // A replaced client is not closed, since deploys may still be using it (its idle connections time
+  // out), but it stops following the update stream: those deploys poll to their end.
+  const use = (next: KomodoClient | null) => {
+    client?.stopFollowing();
+    client = next;
+  };
+
   const reload = () => {
     const row = load();
-    client = row
-      ? clientFor({
-          url: withoutCredentials(row.url),
-          key: secretBox.open(row.sealedKey),
-          secret: secretBox.open(row.sealedSecret),
-        })
-      : null;
+    use(
+      row
+        ? followingClientFor({
+            url: withoutCredentials(row.url),
+            key: secretBox.open(row.sealedKey),
+            secret: secretBox.open(row.sealedSecret),
+          })
+        : null,
+    );
   };
   reload();
 
@@ -133,7 +171,8 @@ export function createConnectionService({
         tx.delete(upstreamConnection).run();
         tx.insert(upstreamConnection).values(row).run();
       });
-      client = candidate;
+      candidate.close();
+      use(followingClientFor({ url: baseUrl, key, secret }));
       return { connection: describe(row), reachable: error === null, version, error };
     },
 
@@ -146,7 +185,19 @@ export function createConnectionService({
       return true;
     },
 
-    /** Closes the current client's connections (the backend is stopping). */
+    /** Whether the current connection's update stream is logged in, and why not; null without one. */
+    updateStream: (): UpdateStreamState | null => client?.updateStream() ?? null,
+
+    /**
+     * Calls `listener` with every update-stream message about an Update that Stackgate did not
+     * start, from whichever connection is current; returns the function that stops it.
+     */
+    onOutsideUpdate(listener: OutsideUpdateListener): () => void {
+      outsideListeners.add(listener);
+      return () => outsideListeners.delete(listener);
+    },
+
+    /** Closes the current client's connections and update stream (the backend is stopping). */
     close: () => client?.close(),
   };
 }

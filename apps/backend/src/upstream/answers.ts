@@ -33,8 +33,23 @@ export function answerSchemas(redact: (text: string) => string) {
     config: z.object({ poll_for_updates: z.boolean().optional() }).optional(),
   });
 
+  /** One message of `/ws/update`: an Update as it is stored or changed, without its logs. */
+  const updateListItem = z.object({
+    id: label,
+    operation: label,
+    start_ts: z.number(),
+    success: z.boolean(),
+    username: label,
+    operator: label,
+    target: z.object({ type: label, id: label }),
+    status: label,
+  });
+
   return {
     version: z.object({ version: label }),
+    updateListItem,
+    /** What `/ws/update` sends when the key's user is removed or disabled, before it closes. */
+    invalidUser: z.object({ type: z.literal("INVALID_USER"), msg: text.optional().catch(undefined) }),
     stackList: listOf(stackListItem),
     update,
     updateList: z.object({
@@ -58,6 +73,7 @@ export type KomodoStackListItem = z.output<AnswerSchemas["stackList"]>[number];
 export type KomodoUpdate = z.output<AnswerSchemas["update"]>;
 export type KomodoUpdateList = z.output<AnswerSchemas["updateList"]>;
 export type KomodoStack = z.output<AnswerSchemas["stack"]>;
+export type KomodoUpdateListItem = z.output<AnswerSchemas["updateListItem"]>;
 
 /**
  * A list checked item by item that stops at the first wrong item: `z.array` would report every

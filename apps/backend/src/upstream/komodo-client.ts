@@ -1,7 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Types } from "komodo_client";
 import type { z } from "zod";
-import { answerSchemas, describeShapeError, type KomodoUpdate } from "./answers.ts";
+import {
+  answerSchemas,
+  describeShapeError,
+  type KomodoUpdate,
+  type KomodoUpdateListItem,
+} from "./answers.ts";
 import { networkFailureReason, UpstreamError } from "./errors.ts";
 import { cleanUpstreamLabel, limitLength } from "./text.ts";
 import {
@@ -10,10 +15,18 @@ import {
   MAX_ANSWER_BYTES,
   type TransportResponse,
 } from "./transport.ts";
+import { createUpdateStream, isCompleteItem, type UpdateStreamState } from "./update-stream.ts";
 import { failedUpdateReason, isComplete } from "./updates.ts";
 
-export type { KomodoStack, KomodoStackListItem, KomodoUpdate, KomodoUpdateList } from "./answers.ts";
+export type {
+  KomodoStack,
+  KomodoStackListItem,
+  KomodoUpdate,
+  KomodoUpdateList,
+  KomodoUpdateListItem,
+} from "./answers.ts";
 export { UpstreamError, type UpstreamErrorKind } from "./errors.ts";
+export type { UpdateStreamState } from "./update-stream.ts";
 export { failedUpdateReason } from "./updates.ts";
 
 export interface KomodoConnection {
@@ -27,6 +40,15 @@ export interface KomodoClientOptions {
   timeoutMs?: number;
   /** Size limit of each answer. Default 8 MiB. */
   maxAnswerBytes?: number;
+  /**
+   * Follow Komodo's update stream (`/ws/update`) until `stopFollowing()`: Updates then complete the
+   * moment Komodo says so, and polling is only the fallback. Default off (a one-off client).
+   */
+  followUpdates?: boolean;
+  /** Called whenever the update stream connects or loses its connection. */
+  onStreamState?: (state: UpdateStreamState) => void;
+  /** Waits between the stream's reconnects. Default 250 ms doubling to 30 s. */
+  streamBackoff?: { firstMs: number; maxMs: number };
 }
 
 export type ExecuteType = "PullStack" | "DeployStack" | "DestroyStack";
@@ -42,6 +64,13 @@ type Api = "read" | "write" | "execute";
 
 const FIRST_POLL_MS = 10;
 const MAX_POLL_MS = 1_000;
+/**
+ * While the stream is logged in, an Update is still read this often: a socket that stays open but
+ * stops carrying messages must not hold a deploy until its deadline.
+ */
+const STREAM_SAFETY_READ_MS = 10_000;
+/** Ids of Updates this client started, remembered to tell them apart from everyone else's. */
+const REMEMBERED_OWN_UPDATES = 10_000;
 
 export type KomodoClient = ReturnType<typeof createKomodoClient>;
 
@@ -55,13 +84,32 @@ export type KomodoClient = ReturnType<typeof createKomodoClient>;
  */
 export function createKomodoClient(
   connection: KomodoConnection,
-  { timeoutMs = 10_000, maxAnswerBytes = MAX_ANSWER_BYTES }: KomodoClientOptions = {},
+  {
+    timeoutMs = 10_000,
+    maxAnswerBytes = MAX_ANSWER_BYTES,
+    followUpdates = false,
+    onStreamState,
+    streamBackoff,
+  }: KomodoClientOptions = {},
 ) {
   const base = baseUrl(connection.url);
   const transport = createTransport(base.startsWith("https:"), { maxAnswerBytes });
   const where = `Komodo at ${base}`;
   const redact = redactor([connection.key, connection.secret]);
   const answers = answerSchemas(redact);
+  const stream = followUpdates
+    ? createUpdateStream({
+        baseUrl: base,
+        key: connection.key,
+        secret: connection.secret,
+        answers,
+        redact,
+        loginTimeoutMs: timeoutMs,
+        backoff: streamBackoff,
+        onState: onStreamState,
+      })
+    : undefined;
+  const ownUpdates = createOwnUpdates(stream);
 
   /** Calls `type` and returns its answer in the shape `schema` describes. */
   async function call<S extends z.ZodType>(
@@ -132,17 +180,27 @@ export function createKomodoClient(
 
   const listStacksPage = (params: Types.ListStacks) => call(answers.stackList, "read", "ListStacks", params);
 
+  const getUpdate = (id: string, signal?: AbortSignal, budgetMs?: number) =>
+    readUpdate("read", "GetUpdate", { id } satisfies Types.GetUpdate, signal, budgetMs);
+
   /**
-   * Follows an Update until Komodo marks it complete: it looks again after 10 ms, then doubles the
-   * wait up to 1 s, and gives up at `deadline` with a `timeout` error.
+   * Follows an Update until Komodo marks it complete, and returns it. While the update stream is
+   * logged in, it waits for the Update's `Complete` message, and reads the Update once more only
+   * when it failed (for the reason in its logs) or when the stream may have missed messages
+   * (`seenFrom` is the session that was logged in before the Update began; a later session may
+   * have missed some). Otherwise it polls: it looks again after 10 ms, then doubles the wait up to
+   * 1 s. It gives up at `deadline` with a `timeout` error.
    */
   async function waitForUpdate(
     update: KomodoUpdate,
     { deadline, signal }: WaitOptions,
+    seenFrom?: number,
   ): Promise<KomodoUpdate> {
     if (isComplete(update)) return update;
     const id = update._id?.$oid;
     if (!id) throw badResponse(`an ${update.operation} Update without an id, which cannot be followed`);
+    const budget = () => Math.max(1, Math.min(timeoutMs, deadline - Date.now()));
+    let covered = seenFrom;
     let wait = FIRST_POLL_MS;
     for (;;) {
       const remaining = deadline - Date.now();
@@ -150,22 +208,93 @@ export function createKomodoClient(
         const message = `${update.operation} did not complete in Komodo before the deadline`;
         throw new UpstreamError("timeout", message, { detail: `Update ${id}` });
       }
-      await pause(Math.min(wait, remaining), signal);
-      const budgetMs = Math.max(1, Math.min(timeoutMs, deadline - Date.now()));
-      const current = await readUpdate(
-        "read",
-        "GetUpdate",
-        { id } satisfies Types.GetUpdate,
-        signal,
-        budgetMs,
-      );
+      const session = stream?.session();
+      if (stream && session !== undefined) {
+        const done = stream.completion(id);
+        if (done) return finalUpdate(done, signal, budget());
+        if (covered !== session) {
+          const current = await getUpdate(id, signal, budget());
+          if (isComplete(current)) return current;
+          covered = session;
+          continue;
+        }
+        const outcome = await nextOnStream(id, Math.min(remaining, STREAM_SAFETY_READ_MS), signal);
+        if (outcome === "silent") covered = undefined;
+        else if (outcome !== "session") return finalUpdate(outcome, signal, budget());
+        continue;
+      }
+      covered = undefined;
+      await pauseUnlessLoggedIn(Math.min(wait, remaining), signal);
+      if (stream?.session() !== undefined) continue;
+      const current = await getUpdate(id, signal, budget());
       if (isComplete(current)) return current;
       wait = Math.min(wait * 2, MAX_POLL_MS);
     }
   }
 
-  function execute<T extends ExecuteType>(type: T, params: ExecuteParams<T>): Promise<KomodoUpdate> {
-    return readUpdate("execute", type, params);
+  /**
+   * The Complete message of this Update from the stream; "session" when the session ends first,
+   * "silent" when nothing came within `ms`.
+   */
+  function nextOnStream(id: string, ms: number, signal?: AbortSignal) {
+    return new Promise<KomodoUpdateListItem | "session" | "silent">((resolve, reject) => {
+      const cleanUp = () => {
+        stopFollowing();
+        stopSession();
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", aborted);
+      };
+      const done = (outcome: KomodoUpdateListItem | "session" | "silent") => {
+        cleanUp();
+        resolve(outcome);
+      };
+      const aborted = () => {
+        cleanUp();
+        reject(signal?.reason);
+      };
+      const stopFollowing = stream!.follow(id, (item) => {
+        if (isCompleteItem(item)) done(item);
+      });
+      const stopSession = stream!.onSession(() => done("session"));
+      const timer = setTimeout(() => done("silent"), ms);
+      if (signal?.aborted) aborted();
+      else signal?.addEventListener("abort", aborted, { once: true });
+    });
+  }
+
+  /** Resolves after `ms`, or as soon as the update stream logs in. */
+  async function pauseUnlessLoggedIn(ms: number, signal?: AbortSignal): Promise<void> {
+    if (!stream) return pause(ms, signal);
+    const loggedIn = new AbortController();
+    const stop = stream.onSession(() => {
+      if (stream.session() !== undefined) loggedIn.abort();
+    });
+    try {
+      await pause(ms, signal ? AbortSignal.any([signal, loggedIn.signal]) : loggedIn.signal);
+    } catch (error) {
+      if (!loggedIn.signal.aborted || signal?.aborted) throw error;
+    } finally {
+      stop();
+    }
+  }
+
+  /**
+   * The completed Update a stream message announced. A success needs nothing more; a failure is
+   * read once, for the reason in its logs.
+   */
+  async function finalUpdate(item: KomodoUpdateListItem, signal?: AbortSignal, budgetMs?: number) {
+    if (!item.success) return getUpdate(item.id, signal, budgetMs);
+    return {
+      _id: { $oid: item.id },
+      operation: item.operation,
+      status: item.status,
+      success: true,
+      logs: [],
+    };
+  }
+
+  async function execute<T extends ExecuteType>(type: T, params: ExecuteParams<T>): Promise<KomodoUpdate> {
+    return ownUpdates.track(readUpdate("execute", type, params));
   }
 
   return {
@@ -195,13 +324,14 @@ export function createKomodoClient(
 
     execute,
 
-    getUpdate: (id: string) => readUpdate("read", "GetUpdate", { id } satisfies Types.GetUpdate),
+    getUpdate: (id: string) => getUpdate(id),
 
-    waitForUpdate,
+    waitForUpdate: (update: KomodoUpdate, options: WaitOptions) => waitForUpdate(update, options),
 
     /** Executes and follows the Update; a completed failure throws `failed-update` with Komodo's reason. */
     async executeAndWait<T extends ExecuteType>(type: T, params: ExecuteParams<T>, options: WaitOptions) {
-      const update = await waitForUpdate(await execute(type, params), options);
+      const seenFrom = stream?.session();
+      const update = await waitForUpdate(await execute(type, params), options, seenFrom);
       if (update.success) return update;
       throw new UpstreamError("failed-update", failedUpdateReason(update), {
         detail: `Update ${update._id?.$oid ?? "without id"}`,
@@ -220,8 +350,84 @@ export function createKomodoClient(
     deleteStack: (id: string) =>
       call(answers.stack, "write", "DeleteStack", { id } satisfies Types.DeleteStack),
 
-    /** Closes the kept-alive connections to Komodo; calls made afterwards open new ones. */
-    close: () => transport.close(),
+    /** The update stream's state; null when this client does not follow it. */
+    updateStream: (): UpdateStreamState | null => stream?.state() ?? null,
+
+    /** Resolves once the update stream is logged in; for tests and benchmarks. */
+    whenFollowing: () => stream?.loggedIn() ?? Promise.resolve(),
+
+    /** Resolves with the first update-stream state that `test` accepts; for tests. */
+    whenStreamState: (test: (state: UpdateStreamState) => boolean) =>
+      stream?.whenState(test) ?? Promise.reject(new Error("this client does not follow the update stream")),
+
+    /** Calls `listener` with every stream message about an Update this client did not start. */
+    onOutsideUpdate: ownUpdates.onOutside,
+
+    /** Closes the update stream for good; waits in progress fall back to polling. */
+    stopFollowing: () => stream?.close(),
+
+    /** Closes the kept-alive connections to Komodo and the update stream. */
+    close() {
+      stream?.close();
+      transport.close();
+    },
+  };
+}
+
+/**
+ * Tells the Updates this client started from everyone else's. A message can arrive before the
+ * answer of the execute that started its Update, so a message of an unknown Update waits until
+ * the executes running when it came have answered; messages keep their order.
+ */
+function createOwnUpdates(stream: ReturnType<typeof createUpdateStream> | undefined) {
+  const own = new Set<string>();
+  const executing = new Set<Promise<unknown>>();
+  const outside = new Set<(item: KomodoUpdateListItem) => void>();
+  let queue: Promise<void> = Promise.resolve();
+  let queued = 0;
+
+  function classify(item: KomodoUpdateListItem): void {
+    if (own.has(item.id)) {
+      if (isCompleteItem(item)) own.delete(item.id);
+      return;
+    }
+    for (const listener of outside) listener(item);
+  }
+
+  stream?.subscribe((item) => {
+    if (outside.size === 0) return;
+    if (queued === 0 && (executing.size === 0 || own.has(item.id))) return classify(item);
+    const before = [...executing];
+    queued += 1;
+    queue = queue
+      .then(() => Promise.allSettled(before))
+      .then(() => {
+        queued -= 1;
+        classify(item);
+      });
+  });
+
+  return {
+    /** Remembers the id of the Update an execute returns, before anyone sees the answer. */
+    track(call: Promise<KomodoUpdate>): Promise<KomodoUpdate> {
+      if (!stream) return call;
+      const remembered = call.then((update) => {
+        const id = update._id?.$oid;
+        if (id) {
+          own.add(id);
+          if (own.size > REMEMBERED_OWN_UPDATES) own.delete(own.values().next().value!);
+        }
+        return update;
+      });
+      executing.add(remembered);
+      const forget = () => executing.delete(remembered);
+      remembered.then(forget, forget);
+      return remembered;
+    },
+    onOutside(listener: (item: KomodoUpdateListItem) => void): () => void {
+      outside.add(listener);
+      return () => outside.delete(listener);
+    },
   };
 }
 

@@ -16,6 +16,11 @@ export interface ServerFaults {
    * headers a proxy dropped); sockets already open stay open (`updateStream.drop()` ends them).
    */
   refuseUpdateStream?: boolean;
+  /**
+   * `/ws/update` refuses the login with Komodo's text while HTTP calls pass, as for a key whose
+   * user may call the API but whose stream login Core turns down (a rate limit on its attempts).
+   */
+  refuseUpdateLogin?: boolean;
   /** The port refuses connections and open sockets are destroyed. */
   down?: boolean;
   /** API calls are answered 200 with a body that is not JSON (an HTML page). */

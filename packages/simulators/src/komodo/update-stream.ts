@@ -63,6 +63,7 @@ export function createUpdateStream(options: UpdateStreamOptions) {
     const accepted =
       login.type === "ApiKeys" &&
       !options.faults().badCredentials &&
+      !options.faults().refuseUpdateLogin &&
       login.key.trim() === options.credentials.key &&
       login.secret.trim() === options.credentials.secret;
     if (!accepted) {
