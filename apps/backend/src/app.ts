@@ -84,7 +84,7 @@ export async function createBackend({
 
   const os = createImplementer(createAuthenticator({ auth, apiKeys }));
   const router = os.router({
-    apikeys: apiKeyProcedures(os, { apiKeys }),
+    apikeys: apiKeyProcedures(os, { apiKeys, clock }),
     connection: connectionProcedures(os, { connection }),
     notify: notifyProcedures(os, { notify }),
     stacks: stackProcedures(os, { stacks, clock, deployTimeoutMs: config.deployTimeoutMs }),

@@ -27,7 +27,7 @@ const commonErrors = {
     status: 400,
     message: "name: name must not be empty",
   }),
-  "401": errorResponse("No valid API key and no valid session", {
+  "401": errorResponse("No valid API key (unknown, revoked or expired) and no valid session", {
     code: "UNAUTHORIZED",
     status: 401,
     message: "Sign in, or send a valid API key in the x-api-key header",
@@ -39,6 +39,15 @@ const forbiddenForKeys = errorResponse("An API key was used on an endpoint that 
   status: 403,
   message: "This endpoint needs a signed-in session; API keys may not use it",
 });
+
+const outsideKeyScope = errorResponse(
+  "A scoped API key was used outside its scope (another stack, action or read); the message names what it may do",
+  {
+    code: "FORBIDDEN",
+    status: 403,
+    message: "This API key may not redeploy 'api'. It may: pull on stacks web-*; read stacks, events",
+  },
+);
 
 type RouteOptions = Omit<Route, "spec"> & {
   /** Further error statuses of this procedure, by status code, for the OpenAPI document. */
@@ -77,7 +86,10 @@ function describedRoute(
 
 /** A procedure a pipeline may call with `x-api-key` as well as a person with a session. */
 export const keyOrSession = (route: RouteOptions) =>
-  describedRoute("keyOrSession", route, [{ apiKey: [] }, { session: [] }], commonErrors);
+  describedRoute("keyOrSession", route, [{ apiKey: [] }, { session: [] }], {
+    ...commonErrors,
+    "403": outsideKeyScope,
+  });
 
 /** A procedure only a signed-in person may call; an API key gets 403. */
 export const sessionOnly = (route: RouteOptions) =>

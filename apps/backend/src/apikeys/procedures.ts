@@ -1,11 +1,15 @@
 import { ORPCError } from "@orpc/server";
 import type { Implementer } from "../auth/procedures.ts";
+import type { Clock } from "../platform/clock.ts";
 import type { ApiKeyService } from "./service.ts";
 
 /** Enough for every pipeline a person runs; bounds what one account can pile up (and list). */
 export const MAX_KEYS_PER_USER = 100;
 
-export function apiKeyProcedures(os: Implementer, { apiKeys }: { apiKeys: ApiKeyService }) {
+export function apiKeyProcedures(
+  os: Implementer,
+  { apiKeys, clock }: { apiKeys: ApiKeyService; clock: Clock },
+) {
   return {
     list: os.apikeys.list.handler(({ context }) => ({ keys: apiKeys.list(context.caller.userId) })),
     // Counting and creating are synchronous, with no await between them: two requests cannot both pass.
@@ -16,7 +20,13 @@ export function apiKeyProcedures(os: Implementer, { apiKeys }: { apiKeys: ApiKey
           message: `You already have ${MAX_KEYS_PER_USER} API keys, the most one person may have: delete one you no longer use first`,
         });
       }
-      return apiKeys.create(context.caller.userId, input.name);
+      const expiresAt = input.expiresAt === undefined ? undefined : new Date(input.expiresAt);
+      if (expiresAt && expiresAt.getTime() <= clock.now()) {
+        throw new ORPCError("BAD_REQUEST", {
+          message: `expiresAt must be in the future; ${input.expiresAt} has passed`,
+        });
+      }
+      return apiKeys.create(context.caller.userId, { name: input.name, scope: input.scope, expiresAt });
     }),
     remove: os.apikeys.remove.handler(({ context, input }) => {
       if (!apiKeys.remove(context.caller.userId, input.id)) {

@@ -4,6 +4,7 @@ import type { Database } from "../db/database.ts";
 import { apiKey, user } from "../db/schema.ts";
 import { createWriteBehind } from "../db/write-behind.ts";
 import type { Clock } from "../platform/clock.ts";
+import type { KeyScope } from "./scope.ts";
 
 const KEY_PREFIX = "sg_";
 const VISIBLE_CHARACTERS = 9;
@@ -17,6 +18,16 @@ export interface KeyOwner {
   keyId: string;
   keyName: string;
   userId: string;
+  /** Null: the full rights of an API key. */
+  scope: KeyScope | null;
+}
+
+export type KeyCheck = { kind: "valid"; owner: KeyOwner } | { kind: "expired"; expiresAt: Date };
+
+export interface NewKey {
+  name: string;
+  scope?: KeyScope;
+  expiresAt?: Date;
 }
 
 const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
@@ -28,12 +39,20 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
     start: apiKey.start,
     createdAt: apiKey.createdAt,
     lastUsedAt: apiKey.lastUsedAt,
+    scope: apiKey.scope,
+    expiresAt: apiKey.expiresAt,
   };
 
   // Every pipeline request looks its key up: prepared once, not built and prepared per request. The
   // owner must still exist: a user deleted with foreign keys off (by hand, a restore) leaves keys behind.
   const findByHash = db
-    .select({ keyId: apiKey.id, keyName: apiKey.name, userId: apiKey.userId })
+    .select({
+      keyId: apiKey.id,
+      keyName: apiKey.name,
+      userId: apiKey.userId,
+      scope: apiKey.scope,
+      expiresAt: apiKey.expiresAt,
+    })
     .from(apiKey)
     .where(
       and(
@@ -69,7 +88,7 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
         .map((key) => ({ ...key, lastUsedAt: lastUses.get(key.id) ?? key.lastUsedAt }));
     },
 
-    create(userId: string, name: string) {
+    create(userId: string, { name, scope, expiresAt }: NewKey) {
       const key = KEY_PREFIX + randomBytes(32).toString("base64url");
       const created = db
         .insert(apiKey)
@@ -80,6 +99,8 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
           start: key.slice(0, VISIBLE_CHARACTERS),
           keyHash: hashKey(key),
           createdAt: new Date(clock.now()),
+          scope: scope ?? null,
+          expiresAt: expiresAt ?? null,
         })
         .returning(summaryColumns)
         .get();
@@ -96,13 +117,15 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
       return deleted.length > 0;
     },
 
-    /** The key's owner, or null for an unknown or revoked key. */
-    verify(key: string): KeyOwner | null {
+    /** The key's owner and scope, whether it expired, or null for an unknown or revoked key. */
+    verify(key: string): KeyCheck | null {
       if (!key.startsWith(KEY_PREFIX)) return null;
       const found = findByHash.get({ keyHash: hashKey(key) });
       if (!found) return null;
+      const { expiresAt, ...owner } = found;
+      if (expiresAt && expiresAt.getTime() <= clock.now()) return { kind: "expired", expiresAt };
       lastUses.set(found.keyId, new Date(clock.now()));
-      return found;
+      return { kind: "valid", owner };
     },
 
     /** Writes the key uses not written yet. */

@@ -1,30 +1,68 @@
 import { implement, ORPCError } from "@orpc/server";
 import { contract } from "@stackgate/contract";
-import type { Authenticate, Caller } from "./caller.ts";
+import {
+  allowsAction,
+  allowsRead,
+  describeScope,
+  type KeyScope,
+  type ReadArea,
+  stackFilter,
+} from "../apikeys/scope.ts";
+import { type Authenticate, type Caller, refusalOf } from "./caller.ts";
 
 export interface RequestContext {
   headers: Headers;
 }
 
 /**
+ * What a scoped API key needs for each procedure an API key may call: a deploy checks the
+ * stack and action of its input, the others one read area. A procedure a key may call that is
+ * missing here is refused to every scoped key (the scoped-keys test checks none is missing).
+ */
+export const keyCapabilities: Record<string, { deploy: true } | { read: ReadArea }> = {
+  "stacks.list": { read: "stacks" },
+  "deploy.run": { deploy: true },
+  "deploy.events": { read: "events" },
+  "history.list": { read: "history" },
+  "history.overview": { read: "history" },
+  "scans.images": { read: "scans" },
+  "scans.image": { read: "scans" },
+  "scans.scan": { read: "scans" },
+};
+
+const outsideScope = (what: string, scope: KeyScope) =>
+  new ORPCError("FORBIDDEN", {
+    message: `This API key may not ${what}. It may: ${describeScope(scope)}`,
+  });
+
+function checkScope(path: readonly string[], scope: KeyScope, input: unknown) {
+  const capability = keyCapabilities[path.join(".")];
+  if (!capability) throw outsideScope(`call ${path.join(".")}`, scope);
+  if ("read" in capability) {
+    if (!allowsRead(scope, capability.read)) throw outsideScope(`read ${capability.read}`, scope);
+    return;
+  }
+  const { stack, action } = (input ?? {}) as { stack?: unknown; action?: unknown };
+  // Malformed input is left to validation, which answers 400.
+  if (typeof stack !== "string" || (action !== "pull" && action !== "redeploy" && action !== "pull-redeploy"))
+    return;
+  if (!allowsAction(scope, action) || !(stackFilter(scope)?.(stack) ?? true))
+    throw outsideScope(`${action} '${stack}'`, scope);
+}
+
+/**
  * The implementer every feature builds its procedures from. One middleware enforces the
- * access each procedure declares in the contract; a procedure that declares none is refused.
+ * access each procedure declares in the contract, and a scoped key's scope; a procedure that
+ * declares none is refused.
  */
 export function createImplementer(authenticate: Authenticate) {
   return implement(contract)
     .$context<RequestContext>()
-    .use(async ({ context, procedure, next }) => {
+    .use(async ({ context, procedure, path, next }, input) => {
       const access = procedure["~orpc"].meta.access;
       const authentication = await authenticate(context.headers);
-      if (authentication.kind === "invalid-key") {
-        throw new ORPCError("UNAUTHORIZED", {
-          message: "The API key is not valid: it is unknown or was revoked",
-        });
-      }
-      if (authentication.kind === "anonymous") {
-        throw new ORPCError("UNAUTHORIZED", {
-          message: "Sign in, or send a valid API key in the x-api-key header",
-        });
+      if (authentication.kind !== "caller") {
+        throw new ORPCError("UNAUTHORIZED", { message: refusalOf(authentication) });
       }
       const { caller } = authentication;
       if (access === "sessionOnly" && caller.via !== "session") {
@@ -35,8 +73,17 @@ export function createImplementer(authenticate: Authenticate) {
       if (access !== "sessionOnly" && access !== "keyOrSession") {
         throw new ORPCError("FORBIDDEN", { message: "This endpoint declares no access rule" });
       }
+      if (caller.via === "apiKey" && caller.scope) checkScope(path, caller.scope, input);
       return next({ context: { caller: caller as Caller } });
     });
 }
 
 export type Implementer = ReturnType<typeof createImplementer>;
+
+/** The stacks a caller may see; undefined: every stack (people, and keys not limited to some stacks). */
+export const visibleStacks = (caller: Caller) =>
+  caller.via === "apiKey" ? stackFilter(caller.scope) : undefined;
+
+/** The same as stack patterns (for SQL); undefined: every stack. */
+export const visibleStackPatterns = (caller: Caller) =>
+  caller.via === "apiKey" ? (caller.scope?.stacks ?? undefined) : undefined;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { KeyScope } from "../apikeys/scope.ts";
 import type { Vulnerability as ScannedVulnerability } from "../scans/trivy-report.ts";
 
 const createdAt = () =>
@@ -79,6 +80,9 @@ export const apiKey = sqliteTable(
     keyHash: text("key_hash").notNull().unique(),
     createdAt: createdAt(),
     lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+    /** Null: the full rights of an API key (keys made before scopes existed). */
+    scope: text("scope", { mode: "json" }).$type<KeyScope>(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
   },
   (table) => [index("api_key_user_id_idx").on(table.userId)],
 );
@@ -100,6 +104,12 @@ export const notifySettings = sqliteTable("notify_settings", {
   topic: text("topic").notNull(),
   sealedToken: text("sealed_token"),
   enabled: integer("enabled", { mode: "boolean" }).notNull(),
+  /** Alerts on vulnerabilities a scan finds that the image's previous successful scan did not have. */
+  vulnerabilityAlerts: integer("vulnerability_alerts", { mode: "boolean" }).notNull().default(false),
+  vulnerabilitySeverity: text("vulnerability_severity", { enum: ["critical", "high", "medium", "low"] })
+    .notNull()
+    .default("critical"),
+  alertOnFirstScan: integer("alert_on_first_scan", { mode: "boolean" }).notNull().default(false),
   updatedAt: updatedAt(),
 });
 

@@ -2,11 +2,13 @@ import type { DeployEvent, DeployEventBus } from "./bus.ts";
 
 /**
  * One subscriber's view of the bus as an async sequence: `subscribed` first, then every
- * event as it happens, until the client goes away or the bus closes.
+ * event as it happens, until the client goes away or the bus closes. With `visible`, only the
+ * runs of the stacks it admits (a scoped API key's).
  */
 export async function* followDeployEvents(
   bus: DeployEventBus,
   signal?: AbortSignal,
+  visible: (stack: string) => boolean = () => true,
 ): AsyncGenerator<DeployEvent> {
   const pending: DeployEvent[] = [];
   let wake: (() => void) | undefined;
@@ -16,13 +18,14 @@ export async function* followDeployEvents(
     wake?.();
   };
   const { running, unsubscribe } = bus.subscribe((event) => {
+    if ("run" in event && !visible(event.run.stack)) return;
     pending.push(event);
     wake?.();
   });
   const stopOnClose = bus.onClose(end);
   signal?.addEventListener("abort", end, { once: true });
   try {
-    yield { type: "subscribed", running };
+    yield { type: "subscribed", running: running.filter((run) => visible(run.stack)) };
     for (;;) {
       const next = pending.shift();
       if (next) {

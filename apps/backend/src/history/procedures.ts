@@ -1,9 +1,13 @@
-import type { Implementer } from "../auth/procedures.ts";
+import { type Implementer, visibleStackPatterns } from "../auth/procedures.ts";
 import type { HistoryService } from "./service.ts";
 
 export function historyProcedures(os: Implementer, { history }: { history: HistoryService }) {
   return {
-    list: os.history.list.handler(() => ({ history: history.list() })),
-    overview: os.history.overview.handler(() => history.overview()),
+    list: os.history.list.handler(({ context }) => ({
+      history: history.list(visibleStackPatterns(context.caller)),
+    })),
+    overview: os.history.overview.handler(({ context }) =>
+      history.overview(visibleStackPatterns(context.caller)),
+    ),
   };
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { deployHistory } from "../db/schema.ts";
 import { createWriteBehind } from "../db/write-behind.ts";
@@ -43,6 +43,15 @@ function count(tally: Tally, success: boolean) {
  * lists. A running row is the durable promise that the action ends up here either way.
  */
 const finished = eq(deployHistory.running, false);
+
+/**
+ * Entries on stacks matching one of the patterns (a scoped API key's stacks); all without patterns.
+ * Patterns hold only letters, digits and `._-*?`, which GLOB reads as the key scope means them.
+ */
+const onStacks = (patterns?: readonly string[]): SQL | undefined =>
+  patterns === undefined
+    ? undefined
+    : (or(...patterns.map((pattern) => sql`${deployHistory.stack} GLOB ${pattern}`)) ?? sql`0`);
 
 export function createHistoryService({ db, clock, logger }: { db: Database; clock: Clock; logger?: Logger }) {
   const publicFields = ({
@@ -146,26 +155,26 @@ export function createHistoryService({ db, clock, logger }: { db: Database; cloc
       unwrittenOutcomes.close();
     },
 
-    /** The last 100 actions, newest first. */
-    list() {
+    /** The last 100 actions, newest first; only those on stacks matching `stacks` when given. */
+    list(stacks?: readonly string[]) {
       return db
         .select()
         .from(deployHistory)
-        .where(finished)
+        .where(and(finished, onStacks(stacks)))
         .orderBy(desc(deployHistory.createdAt))
         .limit(HISTORY_LIMIT)
         .all()
         .map(publicFields);
     },
 
-    /** The last 30 days (today included), per day (UTC) and per stack. */
-    overview() {
+    /** The last 30 days (today included), per day (UTC) and per stack; `stacks` as for `list`. */
+    overview(stacks?: readonly string[]) {
       const today = Math.floor(clock.now() / DAY_MS) * DAY_MS;
       const since = new Date(today - (OVERVIEW_DAYS - 1) * DAY_MS);
       const entries = db
         .select()
         .from(deployHistory)
-        .where(and(finished, gte(deployHistory.createdAt, since)))
+        .where(and(finished, gte(deployHistory.createdAt, since), onStacks(stacks)))
         .orderBy(desc(deployHistory.createdAt))
         .all();
 

@@ -1,20 +1,20 @@
 import { ORPCError } from "@orpc/server";
-import type { Implementer } from "../auth/procedures.ts";
+import { type Implementer, visibleStacks } from "../auth/procedures.ts";
 import { answeringUpstreamFailures } from "../upstream/http-errors.ts";
 import { ImagesNotInUseError, type ScanService, UnknownImageError } from "./service.ts";
 
 export function scanProcedures(os: Implementer, { scans }: { scans: ScanService }) {
   return {
-    images: os.scans.images.handler(() =>
+    images: os.scans.images.handler(({ context }) =>
       answeringUpstreamFailures(async () => ({
-        images: await scans.listImages(),
+        images: await scans.listImages(visibleStacks(context.caller)),
         scanner: scans.scannerStatus(),
       })),
     ),
-    image: os.scans.image.handler(({ input }) =>
+    image: os.scans.image.handler(({ input, context }) =>
       answeringUpstreamFailures(async () => {
         try {
-          return await scans.imageDetail(input.image);
+          return await scans.imageDetail(input.image, visibleStacks(context.caller));
         } catch (error) {
           if (error instanceof UnknownImageError)
             throw new ORPCError("NOT_FOUND", { message: error.message });
@@ -22,10 +22,10 @@ export function scanProcedures(os: Implementer, { scans }: { scans: ScanService 
         }
       }),
     ),
-    scan: os.scans.scan.handler(({ input }) =>
+    scan: os.scans.scan.handler(({ input, context }) =>
       answeringUpstreamFailures(async () => {
         try {
-          return await scans.requestScans(input?.images);
+          return await scans.requestScans(input?.images, visibleStacks(context.caller));
         } catch (error) {
           if (error instanceof ImagesNotInUseError) {
             throw new ORPCError("BAD_REQUEST", { message: error.message, data: { images: error.images } });

@@ -34,6 +34,9 @@ export class UnknownImageError extends Error {
   }
 }
 
+/** Which stacks a caller may see (a scoped API key); undefined: all. */
+export type StackVisibility = (stack: string) => boolean;
+
 /** How long finished deploys are gathered before their stacks are looked up together. */
 const DEPLOY_LOOKUP_GATHER_MS = 50;
 
@@ -75,8 +78,20 @@ export function createScanService({
     },
   });
 
-  /** Image → names of the stacks using it, live from Komodo. */
-  const imagesInUse = async () => stacksByImage(await stacks.list());
+  /**
+   * Image → names of the stacks using it, live from Komodo; with `visible` (a scoped API key's
+   * stacks), only those stacks and the images they use.
+   */
+  const imagesInUse = async (visible?: StackVisibility) => {
+    const usage = stacksByImage(await stacks.list());
+    if (!visible) return usage;
+    const seen = new Map<string, string[]>();
+    for (const [image, names] of usage) {
+      const shown = names.filter(visible);
+      if (shown.length > 0) seen.set(image, shown);
+    }
+    return seen;
+  };
 
   const queueFirstScans = (images: Iterable<string>) => {
     const records = store.summaries();
@@ -141,8 +156,8 @@ export function createScanService({
 
   return {
     /** Every image a stack uses, worst first; queues those never scanned or interrupted. */
-    async listImages() {
-      const usage = await imagesInUse();
+    async listImages(visible?: StackVisibility) {
+      const usage = await imagesInUse(visible);
       queueFirstScans(usage.keys());
       const records = store.summaries();
       return [...usage]
@@ -151,18 +166,19 @@ export function createScanService({
     },
 
     /** One image's record with its vulnerabilities; queued as by a listing when a stack uses it. */
-    async imageDetail(image: string) {
-      const usage = await imagesInUse();
+    async imageDetail(image: string, visible?: StackVisibility) {
+      const usage = await imagesInUse(visible);
       const names = usage.get(image);
       if (names) queueFirstScans([image]);
-      const record = store.record(image);
+      // A scoped key sees only its stacks' images, not every stored scan.
+      const record = visible && !names ? undefined : store.record(image);
       if (!record && !names) throw new UnknownImageError(image);
       return presentScanDetail(image, names ?? [], record);
     },
 
     /** Queues the given images (all images in use when none are given); refuses any no stack uses. */
-    async requestScans(images?: readonly string[]) {
-      const usage = await imagesInUse();
+    async requestScans(images?: readonly string[], visible?: StackVisibility) {
+      const usage = await imagesInUse(visible);
       const unused = [...new Set(images)].filter((image) => !usage.has(image));
       if (unused.length > 0) throw new ImagesNotInUseError(unused);
       const enqueued = queue.enqueue(images ?? usage.keys());

@@ -1,4 +1,4 @@
-import type { Implementer } from "../auth/procedures.ts";
+import { type Implementer, visibleStacks } from "../auth/procedures.ts";
 import type { Clock } from "../platform/clock.ts";
 import { answeringUpstreamFailures } from "../upstream/http-errors.ts";
 import type { StackService } from "./service.ts";
@@ -8,8 +8,12 @@ export function stackProcedures(
   { stacks, clock, deployTimeoutMs }: { stacks: StackService; clock: Clock; deployTimeoutMs: number },
 ) {
   return {
-    list: os.stacks.list.handler(() =>
-      answeringUpstreamFailures(async () => ({ stacks: await stacks.list() })),
+    list: os.stacks.list.handler(({ context }) =>
+      answeringUpstreamFailures(async () => {
+        const visible = visibleStacks(context.caller);
+        const listed = await stacks.list();
+        return { stacks: visible ? listed.filter((stack) => visible(stack.name)) : listed };
+      }),
     ),
     remove: os.stacks.remove.handler(({ input }) =>
       answeringUpstreamFailures(async () => {
