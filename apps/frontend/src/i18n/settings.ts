@@ -19,6 +19,10 @@ export const en = {
     "Key and secret are stored encrypted on the backend and never shown again, not even here.",
   "settings.connection.credentials": "Key and secret",
   "settings.connection.credentialsSaved": "Saved",
+  "settings.connection.updates": "Live updates",
+  "settings.connection.updates.connected": "Connected: deploys end the moment Komodo finishes",
+  "settings.connection.updates.connecting": "Connecting…",
+  "settings.connection.updates.disconnected": "Not connected: deploys ask Komodo about each step instead",
   "settings.connection.formLabel": "Komodo connection",
   "settings.connection.replaceHint":
     "Enter the key and secret again: the saved ones never come back to the browser.",
@@ -137,6 +141,11 @@ export const es = {
     "La clave y el secreto se guardan cifrados en el backend y no se vuelven a mostrar, ni siquiera aquí.",
   "settings.connection.credentials": "Clave y secreto",
   "settings.connection.credentialsSaved": "Guardados",
+  "settings.connection.updates": "Actualizaciones en vivo",
+  "settings.connection.updates.connected": "Conectadas: los despliegues terminan en cuanto Komodo acaba",
+  "settings.connection.updates.connecting": "Conectando…",
+  "settings.connection.updates.disconnected":
+    "Sin conexión: los despliegues preguntan a Komodo por cada paso",
   "settings.connection.formLabel": "Conexión con Komodo",
   "settings.connection.replaceHint":
     "Vuelve a escribir la clave y el secreto: los guardados nunca regresan al navegador.",

@@ -18,10 +18,16 @@ const MAX_BACKOFF_MS = 30_000;
 const listeners = new Set<Listener>();
 const storeListeners = new Set<() => void>();
 interface LiveState {
+  /** Stackgate's own deploys in progress (people and pipelines). */
   running: DeployRun[];
+  /** Deploys and pulls in progress that Stackgate did not start, seen on Komodo's update stream. */
+  komodoRunning: DeployRun[];
   connected: boolean;
 }
-const disconnected: LiveState = { running: [], connected: false };
+const disconnected: LiveState = { running: [], komodoRunning: [], connected: false };
+/** Listeners of the runs from Komodo, kept apart: they are not Stackgate's actions (no history). */
+const komodoListeners = new Set<Listener>();
+const fromKomodo = (run: DeployRun) => run.source === "komodo";
 /** Replaced, never mutated, so React sees each change as a new snapshot. */
 let state = disconnected;
 let controller: AbortController | undefined;
@@ -32,11 +38,19 @@ function setState(next: Partial<LiveState>) {
 }
 
 function apply(event: DeployEvent) {
-  if (event.type === "subscribed") setState({ running: event.running, connected: true });
-  else if (event.type === "started")
-    setState({ running: [...state.running.filter((run) => run.id !== event.run.id), event.run] });
-  else setState({ running: state.running.filter((run) => run.id !== event.run.id) });
-  for (const listener of listeners) listener(event);
+  if (event.type === "subscribed") {
+    setState({
+      running: event.running.filter((run) => !fromKomodo(run)),
+      komodoRunning: event.running.filter(fromKomodo),
+      connected: true,
+    });
+    for (const listener of listeners) listener({ ...event, running: state.running });
+    return;
+  }
+  const key = fromKomodo(event.run) ? "komodoRunning" : "running";
+  const others = state[key].filter((run) => run.id !== event.run.id);
+  setState({ [key]: event.type === "started" ? [...others, event.run] : others });
+  for (const listener of key === "running" ? listeners : komodoListeners) listener(event);
 }
 
 async function follow(signal: AbortSignal) {
@@ -58,16 +72,20 @@ async function follow(signal: AbortSignal) {
   }
 }
 
-/** Listens to every deploy event; returns the function that stops listening. */
-export function subscribeDeployEvents(listener: Listener): () => void {
-  listeners.add(listener);
+/**
+ * Listens to every deploy event of Stackgate's own deploys, or with `{ komodo: true }` to the runs
+ * from Komodo instead; returns the function that stops listening.
+ */
+export function subscribeDeployEvents(listener: Listener, { komodo = false } = {}): () => void {
+  (komodo ? komodoListeners : listeners).add(listener);
   if (!controller) {
     controller = new AbortController();
     void follow(controller.signal);
   }
   return () => {
     listeners.delete(listener);
-    if (listeners.size === 0 && storeListeners.size === 0) {
+    komodoListeners.delete(listener);
+    if (listeners.size === 0 && komodoListeners.size === 0 && storeListeners.size === 0) {
       controller?.abort();
       controller = undefined;
       setState(disconnected);
@@ -84,7 +102,7 @@ function subscribeStore(notify: () => void) {
   };
 }
 
-/** The deploys in progress right now, from anyone (people and pipelines), kept live. */
+/** The deploys in progress right now, from anyone (people, pipelines, and Komodo apart), kept live. */
 export function useRunningDeploys(): LiveState {
   return useSyncExternalStore(
     subscribeStore,
@@ -93,9 +111,18 @@ export function useRunningDeploys(): LiveState {
   );
 }
 
-/** Calls `onEvent` for every deploy event while the component is mounted. */
+/** Calls `onEvent` for every event of Stackgate's deploys while the component is mounted. */
 export function useDeployEvents(onEvent: Listener) {
+  useListener(onEvent, false);
+}
+
+/** Calls `onEvent` for every `started`/`finished` of a run from Komodo while the component is mounted. */
+export function useKomodoDeployEvents(onEvent: Listener) {
+  useListener(onEvent, true);
+}
+
+function useListener(onEvent: Listener, komodo: boolean) {
   const handler = useRef(onEvent);
   handler.current = onEvent;
-  useEffect(() => subscribeDeployEvents((event) => handler.current(event)), []);
+  useEffect(() => subscribeDeployEvents((event) => handler.current(event), { komodo }), [komodo]);
 }

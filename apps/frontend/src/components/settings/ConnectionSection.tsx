@@ -1,38 +1,69 @@
-import type { connection as connectionSchema } from "@stackgate/contract";
+import type { connection as connectionSchema, updateStreamState } from "@stackgate/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { z } from "zod";
 import { api, orpc } from "../../lib/api.ts";
 import { useT } from "../I18nProvider.tsx";
-import { Button, Card, Notice, PlugIcon, QueryView, retryWithoutAnswer, TrashIcon } from "../ui/index.ts";
+import {
+  Button,
+  Card,
+  Notice,
+  PlugIcon,
+  QueryView,
+  retryWithoutAnswer,
+  StatusMark,
+  TrashIcon,
+} from "../ui/index.ts";
 import { ConnectionForm, type SaveResult } from "./ConnectionForm.tsx";
 import { RemoveDialog } from "./RemoveDialog.tsx";
 import { SavedSecretsBadge } from "./SavedSecretsBadge.tsx";
 
 type Connection = z.infer<typeof connectionSchema>;
+type UpdateStream = z.infer<typeof updateStreamState>;
+
+/** While Komodo's update stream is not connected, its state is asked for again this often. */
+const STREAM_STATE_POLL_MS = 5_000;
 
 /** Settings › Komodo connection: the one connection, how to replace or remove it, and Komodo's answer. */
 export function ConnectionSection() {
   const t = useT();
-  const query = useQuery({ ...orpc.connection.get.queryOptions(), retry: retryWithoutAnswer });
+  const query = useQuery({
+    ...orpc.connection.get.queryOptions(),
+    retry: retryWithoutAnswer,
+    refetchInterval: (current) => {
+      const data = current.state.data;
+      return data?.connection && data.updateStream?.status !== "connected" ? STREAM_STATE_POLL_MS : false;
+    },
+  });
   return (
     <Card title={t("settings.connection.title")} description={t("settings.connection.description")}>
       <QueryView query={query} errorTitle={t("settings.connection.loadFailed")}>
-        {({ connection }) => <ConnectionPanel connection={connection} />}
+        {({ connection, updateStream }) => (
+          <ConnectionPanel connection={connection} updateStream={updateStream ?? null} />
+        )}
       </QueryView>
     </Card>
   );
 }
 
-function ConnectionPanel({ connection }: { connection: Connection | null }) {
+function ConnectionPanel({
+  connection,
+  updateStream,
+}: {
+  connection: Connection | null;
+  updateStream: UpdateStream | null;
+}) {
   const t = useT();
   const queryClient = useQueryClient();
   const [replacing, setReplacing] = useState(false);
   const [removing, setRemoving] = useState(false);
   const [lastSave, setLastSave] = useState<SaveResult | null>(null);
 
-  const showConnection = (next: Connection | null) =>
+  const showConnection = (next: Connection | null) => {
     queryClient.setQueryData(orpc.connection.get.queryKey(), { connection: next });
+    // The update stream's state of the new connection comes with the next answer.
+    if (next) void queryClient.invalidateQueries({ queryKey: orpc.connection.get.queryKey() });
+  };
 
   const saved = (result: SaveResult) => {
     showConnection(result.connection);
@@ -45,6 +76,7 @@ function ConnectionPanel({ connection }: { connection: Connection | null }) {
       {connection ? (
         <ConnectionSummary
           connection={connection}
+          updateStream={updateStream}
           onReplace={() => setReplacing(true)}
           onRemove={() => setRemoving(true)}
           replacing={replacing}
@@ -86,12 +118,19 @@ function ConnectionPanel({ connection }: { connection: Connection | null }) {
 
 interface ConnectionSummaryProps {
   connection: Connection;
+  updateStream: UpdateStream | null;
   replacing: boolean;
   onReplace: () => void;
   onRemove: () => void;
 }
 
-function ConnectionSummary({ connection, replacing, onReplace, onRemove }: ConnectionSummaryProps) {
+function ConnectionSummary({
+  connection,
+  updateStream,
+  replacing,
+  onReplace,
+  onRemove,
+}: ConnectionSummaryProps) {
   const t = useT();
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">
@@ -106,6 +145,14 @@ function ConnectionSummary({ connection, replacing, onReplace, onRemove }: Conne
         <dd>
           <SavedSecretsBadge label={t("settings.connection.credentialsSaved")} />
         </dd>
+        {updateStream && (
+          <>
+            <dt className="text-fg-muted">{t("settings.connection.updates")}</dt>
+            <dd data-testid="update-stream-state" className="min-w-0">
+              <UpdateStreamMark state={updateStream} />
+            </dd>
+          </>
+        )}
       </dl>
       {!replacing && (
         <div className="flex flex-wrap gap-2">
@@ -118,6 +165,24 @@ function ConnectionSummary({ connection, replacing, onReplace, onRemove }: Conne
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * Whether Komodo's update stream is connected: then deploys end the moment Komodo finishes; if not,
+ * why, and that deploys ask Komodo again and again meanwhile.
+ */
+function UpdateStreamMark({ state }: { state: UpdateStream }) {
+  const t = useT();
+  const tone =
+    state.status === "connected" ? "success" : state.status === "connecting" ? "progress" : "warning";
+  return (
+    <span className="flex min-w-0 flex-col gap-0.5">
+      <StatusMark tone={tone} label={t(`settings.connection.updates.${state.status}`)} live={false} />
+      {state.status !== "connected" && state.reason && (
+        <span className="break-words font-mono text-[0.8125rem] text-fg-muted">{state.reason}</span>
+      )}
+    </span>
   );
 }
 

@@ -1,6 +1,13 @@
-import { useMutationState } from "@tanstack/react-query";
+import { useMutationState, useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { type DeployRun, useDeployEvents, useRunningDeploys } from "../../lib/deploy-events.ts";
+import { orpc } from "../../lib/api.ts";
+import {
+  type DeployEvent,
+  type DeployRun,
+  useDeployEvents,
+  useKomodoDeployEvents,
+  useRunningDeploys,
+} from "../../lib/deploy-events.ts";
 import { useTIsolated } from "../I18nProvider.tsx";
 import { showToast } from "../ui/Toast.tsx";
 import type { DeployAction } from "./model.ts";
@@ -12,8 +19,12 @@ export interface DeployRequest {
   action: DeployAction;
 }
 
-/** A deploy in progress as the pages show it: from the live events, or this tab's own request. */
-export type LiveRun = Pick<DeployRun, "stack" | "action" | "actorName" | "via" | "startedAt">;
+/**
+ * A deploy in progress as the pages show it: from the live events, or this tab's own request. One
+ * from Komodo (`source: "komodo"`, someone in Komodo's UI or its auto-update) names its actor
+ * "Komodo: …".
+ */
+export type LiveRun = Pick<DeployRun, "stack" | "action" | "actorName" | "via" | "startedAt" | "source">;
 
 /**
  * Stacks this tab deployed recently. Their `finished` events are not toasted again: this tab already
@@ -47,10 +58,12 @@ function usePendingRequests(): (DeployRequest & { submittedAt: number })[] {
  * so the row shows it at once even if the live stream is reconnecting.
  */
 export function useLiveRuns(userName: string): Map<string, LiveRun> {
-  const { running } = useRunningDeploys();
+  const { running, komodoRunning } = useRunningDeploys();
   const pending = usePendingRequests();
   return useMemo(() => {
     const runs = new Map<string, LiveRun>();
+    // Stackgate's own deploys win over what Komodo runs on the same stack.
+    for (const run of komodoRunning) runs.set(run.stack, run);
     for (const request of pending) {
       runs.set(request.stack, {
         stack: request.stack,
@@ -62,13 +75,17 @@ export function useLiveRuns(userName: string): Map<string, LiveRun> {
     }
     for (const run of running) runs.set(run.stack, run);
     return runs;
-  }, [running, pending, userName]);
+  }, [running, komodoRunning, pending, userName]);
 }
 
-/** Toasts the result of deploys started elsewhere (pipelines, teammates) while the page is open. */
+/**
+ * Toasts the result of deploys started elsewhere (pipelines, teammates, and in Komodo itself) while
+ * the page is open. A run from Komodo is not in the history, so only the stacks are fetched again.
+ */
 export function useToastOtherDeploys() {
   const tIsolated = useTIsolated();
-  useDeployEvents((event) => {
+  const queryClient = useQueryClient();
+  const toast = (event: DeployEvent) => {
     if (event.type !== "finished" || isOwnDeploy(event.run.stack)) return;
     const { run } = event;
     const params = { actor: run.actorName, stack: run.stack };
@@ -81,5 +98,11 @@ export function useToastOtherDeploys() {
         description: run.message,
       });
     }
+  };
+  useDeployEvents(toast);
+  useKomodoDeployEvents((event) => {
+    if (event.type !== "finished") return;
+    void queryClient.invalidateQueries({ queryKey: orpc.stacks.list.key() });
+    toast(event);
   });
 }
