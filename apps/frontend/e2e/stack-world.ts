@@ -43,12 +43,20 @@ export interface StackWorld {
   close(): Promise<void>;
 }
 
-export async function startStackWorld(): Promise<StackWorld> {
+export interface StackWorldOptions {
+  /** Extra environment for the frontend, e.g. `{ STACKGATE_DEMO: "1" }` for the demo banner. */
+  frontendEnv?: Record<string, string>;
+}
+
+export async function startStackWorld({ frontendEnv = {} }: StackWorldOptions = {}): Promise<StackWorld> {
   const komodo = await startKomodoSimulator({ stacks: worldStacks() });
   const [stackgate, browser] = await Promise.all([
     startStackgate({
       // The background sweep would rescan at random moments; the listing queues what the tests need.
-      env: { backend: { TRIVY_BIN: standInTrivyPath, SCANNER_SWEEP_DELAY_SECONDS: "3600" } },
+      env: {
+        backend: { TRIVY_BIN: standInTrivyPath, SCANNER_SWEEP_DELAY_SECONDS: "3600" },
+        frontend: frontendEnv,
+      },
     }),
     startBrowser(),
   ]);

@@ -146,7 +146,7 @@ export const en = {
   "stacks.detail.service": "Service",
   "stacks.detail.image": "Image",
   "stacks.detail.scanDetails": "Details",
-  "stacks.detail.scanDetailsOf": "Vulnerabilities of {image}",
+  "stacks.detail.scanDetailsOf": "Details: vulnerabilities of {image}",
 
   "stacks.history.title": "Recent deploys",
   "stacks.history.all": "All history",
@@ -352,7 +352,7 @@ export const es = {
   "stacks.detail.service": "Servicio",
   "stacks.detail.image": "Imagen",
   "stacks.detail.scanDetails": "Detalles",
-  "stacks.detail.scanDetailsOf": "Vulnerabilidades de {image}",
+  "stacks.detail.scanDetailsOf": "Detalles: vulnerabilidades de {image}",
 
   "stacks.history.title": "Despliegues recientes",
   "stacks.history.all": "Todo el historial",

@@ -8,7 +8,7 @@ import type { HistoryRow } from "./rows.ts";
 export function HistoryTable({ rows, now }: { rows: HistoryRow[]; now: number }) {
   const t = useT();
   return (
-    <TableContainer className="relative max-h-[calc(100dvh-15rem)]">
+    <TableContainer className="relative max-h-[calc(100dvh-15rem)]" label={t("history.tableLabel")}>
       <Table aria-label={t("history.tableLabel")}>
         <TableHead>
           <tr>

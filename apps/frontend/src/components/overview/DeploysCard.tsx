@@ -5,6 +5,7 @@ import { useHistoryOverviewQuery } from "../stacks/queries.ts";
 import { Card } from "../ui/Card.tsx";
 import { Table, TableBody, TableHead, Td, Th, Tr } from "../ui/Table.tsx";
 import { toneClasses } from "../ui/tone.ts";
+import { useKeyboardScrollable } from "../ui/useKeyboardScrollable.ts";
 import { type DayTally, DeployChart, useDayFormat } from "./DeployChart.tsx";
 
 /** The last 30 days of deploys: success rate, successes and failures per day, the figures on demand. */
@@ -89,6 +90,7 @@ function Tally({
 function DayFigures({ days }: { days: readonly DayTally[] }) {
   const { t } = useI18n();
   const formatDay = useDayFormat();
+  const scrollable = useKeyboardScrollable<HTMLDivElement>(t("overview.chart.title"));
   const active = days.filter((day) => day.total > 0).reverse();
   if (active.length === 0) return null;
   return (
@@ -96,7 +98,11 @@ function DayFigures({ days }: { days: readonly DayTally[] }) {
       <summary className="cursor-pointer text-xs font-medium text-fg-muted hover:text-fg">
         {t("overview.chart.figures", { days: active.length })}
       </summary>
-      <div className="mt-2 max-h-64 overflow-auto rounded-md border border-line">
+      <div
+        ref={scrollable.ref}
+        {...scrollable.props}
+        className="mt-2 max-h-64 scroll-pt-8 overflow-auto rounded-md border border-line"
+      >
         <Table aria-label={t("overview.chart.title")}>
           <TableHead>
             <tr>

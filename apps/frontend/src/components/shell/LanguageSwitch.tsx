@@ -19,7 +19,8 @@ export function LanguageSwitch() {
           key={lang}
           type="button"
           lang={lang}
-          aria-label={LANGUAGE_NAMES[lang]}
+          // Starts with what the button shows, so speech input ("click EN") finds it too.
+          aria-label={`${lang.toUpperCase()}, ${LANGUAGE_NAMES[lang]}`}
           title={LANGUAGE_NAMES[lang]}
           aria-pressed={lang === current}
           onClick={() => choose(lang)}

@@ -56,12 +56,12 @@ export function UserMenu({ user }: { user: SessionUser }) {
         onClick={() => setOpen((isOpen) => !isOpen)}
         className="flex h-9 items-center gap-2 rounded-md px-1.5 text-fg-muted transition-colors hover:bg-surface-muted hover:text-fg"
       >
+        {/* The initials are drawn by CSS, not text: visible text must be part of the button's name. */}
         <span
           aria-hidden="true"
-          className="grid size-7 place-items-center rounded-full bg-surface-muted text-xs font-semibold text-fg ring-1 ring-line"
-        >
-          {initialsOf(user.name)}
-        </span>
+          data-initials={initialsOf(user.name)}
+          className="grid size-7 place-items-center rounded-full bg-surface-muted text-xs font-semibold text-fg ring-1 ring-line before:content-[attr(data-initials)]"
+        />
         <span className="hidden max-w-40 truncate text-sm font-medium text-fg lg:block">{user.name}</span>
         <ChevronDownIcon className="hidden size-3.5 lg:block" />
       </button>

@@ -15,7 +15,7 @@ export function DeployHistoryTable({ entries, label }: DeployHistoryTableProps) 
   const t = useT();
   const now = Date.now();
   return (
-    <TableContainer className="rounded-none border-0">
+    <TableContainer className="rounded-none border-0" label={label}>
       <Table aria-label={label} className="min-w-[44rem] table-fixed">
         <colgroup>
           <col className="w-36" />

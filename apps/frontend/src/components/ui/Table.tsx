@@ -1,14 +1,32 @@
 import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { cx } from "../../lib/cx.ts";
+import { useKeyboardScrollable } from "./useKeyboardScrollable.ts";
 
 /**
  * Dense tables: a scrolling container whose header row stays in view, compact rows (33 px with a small
  * button in them, so a 1280×800 screen shows more than 15), cells that do not wrap (the container
  * scrolls sideways on small screens instead), hover highlight. Give the table a caption or aria-label.
  */
-export function TableContainer({ className, children }: { className?: string; children: ReactNode }) {
+export function TableContainer({
+  className,
+  label,
+  children,
+}: {
+  className?: string;
+  /** Names the container when it has to take focus to be scrolled (see useKeyboardScrollable). */
+  label?: string;
+  children: ReactNode;
+}) {
+  const scrollable = useKeyboardScrollable<HTMLDivElement>(label);
+  // scroll-pt-8: an element focused inside stops below the sticky header row, not under it.
   return (
-    <div className={cx("overflow-auto rounded-lg border border-line bg-surface", className)}>{children}</div>
+    <div
+      ref={scrollable.ref}
+      {...scrollable.props}
+      className={cx("scroll-pt-8 overflow-auto rounded-lg border border-line bg-surface", className)}
+    >
+      {children}
+    </div>
   );
 }
 
