@@ -4,7 +4,8 @@ import { useState } from "react";
 import type { z } from "zod";
 import { api, orpc } from "../../lib/api.ts";
 import { useT } from "../I18nProvider.tsx";
-import { Card, QueryView, retryWithoutAnswer } from "../ui/index.ts";
+import { Card, Notice, QueryView, retryWithoutAnswer } from "../ui/index.ts";
+import { expiresWithinAWeek } from "./ApiKeyScope.tsx";
 import { ApiKeysTable } from "./ApiKeysTable.tsx";
 import { CreateApiKeyForm } from "./CreateApiKeyForm.tsx";
 import { RemoveDialog } from "./RemoveDialog.tsx";
@@ -24,7 +25,20 @@ export function ApiKeysSection() {
       <div className="flex flex-col gap-4">
         <CreateApiKeyForm onCreated={refresh} />
         <QueryView query={query} errorTitle={t("settings.keys.loadFailed")}>
-          {({ keys }) => <ApiKeysTable keys={keys} onDelete={setDeleting} />}
+          {({ keys }) => {
+            const now = Date.now();
+            const expiring = keys.filter((key) => expiresWithinAWeek(key.expiresAt, now));
+            return (
+              <div className="flex flex-col gap-3">
+                {expiring.length > 0 && (
+                  <Notice tone="warning" title={t("settings.keys.expiringTitle")}>
+                    {t("settings.keys.expiringList", { names: expiring.map((key) => key.name).join(", ") })}
+                  </Notice>
+                )}
+                <ApiKeysTable keys={keys} now={now} onDelete={setDeleting} />
+              </div>
+            );
+          }}
         </QueryView>
       </div>
       {deleting && (

@@ -13,14 +13,16 @@ import {
   Tr,
   TrashIcon,
 } from "../ui/index.ts";
+import { ExpiryCell, ScopeSummary } from "./ApiKeyScope.tsx";
 import type { ApiKey } from "./ApiKeysSection.tsx";
 
 interface ApiKeysTableProps {
   keys: ApiKey[];
+  now: number;
   onDelete: (key: ApiKey) => void;
 }
 
-export function ApiKeysTable({ keys, onDelete }: ApiKeysTableProps) {
+export function ApiKeysTable({ keys, now, onDelete }: ApiKeysTableProps) {
   const t = useT();
   if (keys.length === 0) {
     return (
@@ -38,6 +40,8 @@ export function ApiKeysTable({ keys, onDelete }: ApiKeysTableProps) {
           <tr>
             <Th>{t("settings.keys.name")}</Th>
             <Th>{t("settings.keys.start")}</Th>
+            <Th>{t("settings.keys.scope")}</Th>
+            <Th>{t("settings.keys.expires")}</Th>
             <Th>{t("settings.keys.created")}</Th>
             <Th>{t("settings.keys.lastUsed")}</Th>
             <Th>
@@ -53,6 +57,12 @@ export function ApiKeysTable({ keys, onDelete }: ApiKeysTableProps) {
               </Td>
               <Td>
                 <code className="font-mono text-[0.8125rem] text-fg-muted">{key.start}…</code>
+              </Td>
+              <Td>
+                <ScopeSummary scope={key.scope} />
+              </Td>
+              <Td>
+                <ExpiryCell expiresAt={key.expiresAt} now={now} />
               </Td>
               <Td>
                 <RelativeTime date={key.createdAt} />

@@ -3,6 +3,7 @@ import { api } from "../../lib/api.ts";
 import { useT } from "../I18nProvider.tsx";
 import { Button, Notice, PlusIcon, requestMessage, TextField } from "../ui/index.ts";
 import { useHydrated } from "../useHydrated.ts";
+import { fullScopeDraft, ScopeFields, scopeOf } from "./ApiKeyScope.tsx";
 import { NewApiKeyDialog } from "./NewApiKeyDialog.tsx";
 import { useWriteOnlySubmit } from "./useWriteOnlySubmit.ts";
 
@@ -11,6 +12,8 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: () => void }) {
   const t = useT();
   const hydrated = useHydrated();
   const [name, setName] = useState("");
+  const [scope, setScope] = useState(fullScopeDraft);
+  const [expiry, setExpiry] = useState("");
   const hintId = useId();
   // The full key lives only in this state, from the answer until the dialog is closed.
   const create = useWriteOnlySubmit(api.apikeys.create);
@@ -18,9 +21,16 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: () => void }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (create.pending) return;
-    const created = await create.submit({ name });
+    const created = await create.submit({
+      name,
+      scope: scopeOf(scope),
+      // The end of the chosen day, where the person is.
+      expiresAt: expiry ? new Date(`${expiry}T23:59:59.999`).toISOString() : undefined,
+    });
     if (!created) return;
     setName("");
+    setScope(fullScopeDraft());
+    setExpiry("");
     onCreated();
   };
 
@@ -38,13 +48,23 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: () => void }) {
             autoComplete="off"
             className="min-w-48 flex-1 sm:max-w-sm"
           />
+          <TextField
+            type="date"
+            label={t("settings.keys.expiry")}
+            title={t("settings.keys.expiryHint")}
+            value={expiry}
+            min={new Date().toISOString().slice(0, 10)}
+            onChange={(event) => setExpiry(event.target.value)}
+            className="w-44"
+          />
           <Button type="submit" loading={create.pending} disabled={!hydrated} icon={<PlusIcon />}>
             {t("settings.keys.create")}
           </Button>
         </div>
         <p id={hintId} className="text-xs text-fg-muted">
-          {t("settings.keys.newNameHint")}
+          {t("settings.keys.newNameHint")} {t("settings.keys.expiryHint")}
         </p>
+        <ScopeFields draft={scope} onChange={setScope} />
         {create.state.status === "failed" && (
           <Notice role="alert" tone="danger" title={t("settings.keys.createFailed")}>
             {requestMessage(create.state.error, t)}

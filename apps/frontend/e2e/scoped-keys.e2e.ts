@@ -1,0 +1,112 @@
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
+import { hydrated, type OpenPageOptions, saveScreenshot, startBrowser, type TestBrowser } from "./browser.ts";
+import {
+  callAsAdmin,
+  callWithKey,
+  connectKomodo,
+  endTestsOf,
+  overflowing,
+  type Scenario,
+  startScenario,
+} from "./scenario.ts";
+
+let scenario: Scenario;
+let browser: TestBrowser;
+const screenshots: string[] = [];
+
+beforeAll(async () => {
+  [scenario, browser] = await Promise.all([startScenario(), startBrowser()]);
+  await connectKomodo(scenario);
+});
+
+endTestsOf(() => ({ browser, scenario, screenshots }));
+
+const baseUrl = () => scenario.stackgate.baseUrl;
+const apiKeys = (page: Page) => page.getByRole("region", { name: /^(API keys|Claves de API)$/ });
+
+async function openSettings(options: Partial<OpenPageOptions> = {}) {
+  const page = await browser.openPage({ baseUrl: baseUrl(), signedInTo: scenario.stackgate, ...options });
+  await page.goto(`${baseUrl()}/settings`);
+  await hydrated(page);
+  return page;
+}
+
+describe("scoped API keys in Settings", () => {
+  test("a key limited to web* and pull is created in the form, listed with its scope, and held to it", async () => {
+    const page = await openSettings();
+    const section = apiKeys(page);
+    await section.getByLabel("Name of the new key").fill("web-pull");
+    await section.getByRole("switch", { name: "Limit this key" }).click();
+    await section.getByLabel("Stacks", { exact: true }).fill("web*");
+    await section.getByRole("checkbox", { name: "redeploy", exact: true }).uncheck();
+    await section.getByRole("checkbox", { name: "pull-redeploy", exact: true }).uncheck();
+    await section.getByRole("button", { name: "Create key" }).click();
+
+    const dialog = page.getByRole("dialog", { name: "Key “web-pull” created" });
+    const key = (await dialog.locator("code").first().textContent()) ?? "";
+    expect(key).toMatch(/^sg_/);
+    await dialog.getByRole("button", { name: "I've stored it" }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    const row = section.getByRole("row").filter({ hasText: "web-pull" });
+    await row.getByText("Stacks: web*").waitFor();
+    await row.getByText("Deploy: pull", { exact: true }).waitFor();
+    await row.getByText("Never", { exact: true }).first().waitFor();
+
+    await expect(
+      callWithKey(baseUrl(), key, "POST", "/api/v0/deploy", { stack: "web", action: "pull" }),
+    ).resolves.toBe(200);
+    await expect(
+      callWithKey(baseUrl(), key, "POST", "/api/v0/deploy", { stack: "web", action: "redeploy" }),
+    ).resolves.toBe(403);
+    await expect(
+      callWithKey(baseUrl(), key, "POST", "/api/v0/deploy", { stack: "billing", action: "pull" }),
+    ).resolves.toBe(403);
+    // The last use shows once the page reads the list again: created and last used are both times.
+    await page.reload();
+    await hydrated(page);
+    await apiKeys(page).getByRole("row").filter({ hasText: "web-pull" }).locator("time").nth(1).waitFor();
+  });
+
+  test("warns about a key that expires within 7 days, at 375 px and 1280 px, in both themes and languages", async () => {
+    const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const created = await callAsAdmin(scenario.stackgate, "POST", "/api/v0/apikeys", {
+      name: "nightly-metrics",
+      expiresAt,
+      scope: { actions: [], read: [], metrics: true },
+    });
+    expect(created.status).toBe(200);
+
+    for (const viewport of ["mobile", "desktop"] as const) {
+      for (const theme of ["light", "dark"] as const) {
+        const page = await openSettings({ viewport, theme });
+        const section = apiKeys(page);
+        await section.getByText("Keys that expire within 7 days").waitFor();
+        await section
+          .getByText("Create their replacements before they stop working: nightly-metrics.")
+          .waitFor();
+        const row = section.getByRole("row").filter({ hasText: "nightly-metrics" });
+        await row.getByText("Expires soon").waitFor();
+        await row.getByText("No deploys").waitFor();
+        await row.getByText("Metrics", { exact: true }).waitFor();
+        await section.getByRole("switch", { name: "Limit this key" }).click();
+        await section.getByRole("checkbox", { name: "Prometheus metrics (/metrics)" }).waitFor();
+        expect(await overflowing(page)).toEqual([]);
+        screenshots.push(await saveScreenshot(page, `settings-scoped-keys-${viewport}`, theme));
+      }
+    }
+
+    const spanish = await openSettings({ viewport: "mobile", lang: "es" });
+    const section = apiKeys(spanish);
+    await section.getByText("Claves que caducan en los próximos 7 días").waitFor();
+    await section
+      .getByRole("row")
+      .filter({ hasText: "nightly-metrics" })
+      .getByText("Caduca pronto")
+      .waitFor();
+    await section.getByRole("switch", { name: "Limitar esta clave" }).click();
+    await section.getByRole("checkbox", { name: "Métricas de Prometheus (/metrics)" }).waitFor();
+    expect(await overflowing(spanish)).toEqual([]);
+  });
+});
