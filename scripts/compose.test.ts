@@ -61,6 +61,30 @@ describe.runIf(available)("compose.yml", () => {
     expect(services.trivy.volumes).toEqual(["trivy-cache:/cache:rw"]);
   });
 
+  it("pulls every Stackgate image from one prefix, ghcr.io/stackgate unless STACKGATE_IMAGE_PREFIX says otherwise", () => {
+    const images = (env: Record<string, string>) => {
+      const { services } = parse(composeConfig(env).stdout);
+      return ["gateway", "backend", "frontend"].map((name) => services[name].image);
+    };
+    expect(images(required)).toEqual([
+      "ghcr.io/stackgate/stackgate-gateway:latest",
+      "ghcr.io/stackgate/stackgate-backend:latest",
+      "ghcr.io/stackgate/stackgate-frontend:latest",
+    ]);
+    expect(
+      images({ ...required, STACKGATE_IMAGE_PREFIX: "registry.example.com/ops", STACKGATE_VERSION: "1.2.0" }),
+    ).toEqual([
+      "registry.example.com/ops/stackgate-gateway:1.2.0",
+      "registry.example.com/ops/stackgate-backend:1.2.0",
+      "registry.example.com/ops/stackgate-frontend:1.2.0",
+    ]);
+  });
+
+  it("lets the non-root gateway bind port 80 on any engine", () => {
+    const { services } = parse(composeConfig(required).stdout);
+    expect(services.gateway.sysctls).toEqual({ "net.ipv4.ip_unprivileged_port_start": "0" });
+  });
+
   it("pins the Trivy image by version and digest, and restarts and health-checks every service", () => {
     const { services } = parse(composeConfig(required).stdout);
     expect(services.trivy.image).toMatch(/^aquasec\/trivy:\d+\.\d+\.\d+@sha256:[0-9a-f]{64}$/);
