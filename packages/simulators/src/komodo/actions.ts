@@ -58,8 +58,9 @@ export function startExecution(
 
 /**
  * Starts a deploy made outside the API (by default Komodo's auto-update redeploy) that takes
- * `durationMs`, announced on the update stream like Komodo's own: stored (one message), then
- * completed (another). Returns the Update as it was stored, in progress.
+ * `durationMs` (or, with the stack's `holdUpdates` fault, until released), announced on the update
+ * stream like Komodo's own: stored (one message), then completed (another). Returns the Update as it
+ * was stored, in progress.
  */
 export function startExternalDeploy(
   context: ExecutionContext,
@@ -69,7 +70,10 @@ export function startExternalDeploy(
   const operation: OperationName = options.services.length > 0 ? "DeployStackService" : "DeployStack";
   const update = context.updates.add(inProgress(stack, operation, options.operator, context.clock()));
   stack.activeAction = "DeployStack";
-  context.later(options.durationMs, () => {
+  const finish = stack.faults.holdUpdates
+    ? (task: () => void) => context.hold(stack, task)
+    : (task: () => void) => context.later(options.durationMs, task);
+  finish(() => {
     const now = context.clock();
     stack.activeAction = undefined;
     complete(context.updates, update, perform(stack, "DeployStack", options.services, now), now);
