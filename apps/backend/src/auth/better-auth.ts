@@ -87,6 +87,9 @@ export function createAuth({
         firstPassword.signedIn(email);
       }),
     },
+    // Errors that are not Better Auth's own answers (a locked or full database) reach the HTTP
+    // layer's one error mapping, which answers them 503 with the reason, instead of a bare 500.
+    onAPIError: { throw: true },
     telemetry: { enabled: false },
     logger: {
       log: (level, message) => {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import Sqlite from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openEventStream } from "../testing/event-stream.ts";
-import { startConnectedBackend } from "../testing/harness.ts";
+import { ADMIN, startConnectedBackend } from "../testing/harness.ts";
 
 type World = Awaited<ReturnType<typeof startConnectedBackend>>;
 
@@ -79,8 +79,16 @@ describe("a database locked by another process", () => {
     expect(write.status).toBe(503);
     expect(write.json).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503 });
     expect(write.json.message).toMatch(busy);
+    // Signing in writes a session: the same clear 503, not Better Auth's bare 500.
+    const signIn = await world.app.request("/api/auth/sign-in/email", {
+      method: "POST",
+      json: { email: ADMIN.email, password: ADMIN.password },
+    });
+    expect(signIn.status).toBe(503);
+    expect(signIn.json.message).toMatch(busy);
     other.exec("ROLLBACK");
     await expectRecovered(world);
+    await world.app.signIn();
   });
 });
 
