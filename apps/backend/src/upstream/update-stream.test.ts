@@ -104,7 +104,7 @@ describe("deploys follow Komodo's update stream", () => {
   });
 
   it("closes the stream when the connection is removed", async () => {
-    const { app, komodo, cookie } = await start();
+    const { app, cookie } = await start();
     await client(app).whenFollowing();
     const following = client(app);
     const removed = await app.request("/api/v0/deploy/credentials", {
