@@ -104,7 +104,11 @@ export interface DeployButtonsProps {
   className?: string;
 }
 
-/** Pull, Redeploy, Pull + Redeploy for one stack; each opens the confirmation. */
+/**
+ * Pull, Redeploy, Pull + Redeploy for one stack; each opens the confirmation. While a deploy runs
+ * they are aria-disabled, not disabled: the confirmation returns focus to the button that opened it,
+ * and a disabled button would drop that focus to the page.
+ */
 export function DeployButtons({ stack, onAsk, busy, className }: DeployButtonsProps) {
   const t = useT();
   return (
@@ -113,10 +117,13 @@ export function DeployButtons({ stack, onAsk, busy, className }: DeployButtonsPr
         <Button
           key={action}
           size="sm"
-          disabled={busy}
+          aria-disabled={busy || undefined}
+          className="aria-disabled:opacity-50"
           title={busy ? t("stacks.action.busy") : undefined}
           aria-label={t(`stacks.action.${action}.forStack`, { stack: stack.name })}
-          onClick={() => onAsk(stack, action)}
+          onClick={() => {
+            if (!busy) onAsk(stack, action);
+          }}
         >
           {t(`stacks.action.${action}`)}
         </Button>
