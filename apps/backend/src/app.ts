@@ -67,6 +67,15 @@ export async function createBackend({
     stacks,
     trivy: config.trivy,
     sweep: config.sweep,
+    onFinished: (finished, stacksUsing) =>
+      finished.outcome === "done"
+        ? notify.imageScanned({
+            image: finished.image,
+            previous: finished.previous,
+            vulnerabilities: finished.report.vulnerabilities,
+            stacksUsing,
+          })
+        : undefined,
   });
   const deploy = createDeployService({
     connection,

@@ -24,6 +24,12 @@ export const ntfyTopic = z
   .refine((topic) => !reservedTopics.includes(topic), "topic is a name ntfy reserves")
   .meta({ example: "stackgate-alerts" });
 
+export const vulnerabilitySeverity = z
+  .enum(["critical", "high", "medium", "low"], {
+    error: "vulnerabilitySeverity must be one of critical, high, medium, low",
+  })
+  .meta({ description: "The lowest severity that alerts (default critical)", example: "critical" });
+
 const token = z
   .string()
   .max(512, "token must be at most 512 characters")
@@ -41,6 +47,17 @@ export const notifySettingsInput = z.strictObject({
         "a token is never sent to another server); null or empty to remove it.",
     }),
   enabled: z.boolean(),
+  vulnerabilityAlerts: z.boolean().optional().meta({
+    description:
+      "Also alert, once per image, when a scan finds vulnerabilities at or above `vulnerabilitySeverity` " +
+      "that the image's previous successful scan did not have. Omitted: keep the saved choice (default off).",
+  }),
+  vulnerabilitySeverity: vulnerabilitySeverity.optional(),
+  alertOnFirstScan: z.boolean().optional().meta({
+    description:
+      "Whether an image's first successful scan alerts too (every finding is new then). Omitted: keep the " +
+      "saved choice (default off).",
+  }),
 });
 
 const testSettingsInput = notifySettingsInput
@@ -62,6 +79,9 @@ export const notifySettings = z.object({
   topic: z.string(),
   enabled: z.boolean(),
   tokenSet: z.boolean().meta({ description: "Whether a token is saved; the token itself is never returned" }),
+  vulnerabilityAlerts: z.boolean(),
+  vulnerabilitySeverity,
+  alertOnFirstScan: z.boolean(),
 });
 
 export const notifyProcedures = {

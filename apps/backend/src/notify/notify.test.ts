@@ -41,7 +41,15 @@ describe("alert settings", () => {
   it("keeps the token write-only: saved, kept on a save without it, removed with null", async () => {
     expect((await app.request(settingsUrl, { headers: { cookie } })).json).toEqual({ settings: null });
     const saved = await saveSettings({ url: ntfy.url, topic: "deploys", token: TOKEN, enabled: true });
-    expect(saved.json.settings).toEqual({ url: ntfy.url, topic: "deploys", enabled: true, tokenSet: true });
+    expect(saved.json.settings).toEqual({
+      url: ntfy.url,
+      topic: "deploys",
+      enabled: true,
+      tokenSet: true,
+      vulnerabilityAlerts: false,
+      vulnerabilitySeverity: "critical",
+      alertOnFirstScan: false,
+    });
     await saveSettings({ url: ntfy.url, topic: "deploys", enabled: true });
     expect((await app.request(settingsUrl, { headers: { cookie } })).json.settings.tokenSet).toBe(true);
     await saveSettings({ url: ntfy.url, topic: "deploys", token: null, enabled: false });

@@ -4,7 +4,9 @@ import { notifySettings } from "../db/schema.ts";
 import type { FinishedRun } from "../events/bus.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { SecretBox } from "../platform/secret-box.ts";
+import type { Vulnerability } from "../scans/trivy-report.ts";
 import { publishToNtfy } from "./ntfy-publisher.ts";
+import { type AlertSeverity, newFindings, vulnerabilityAlert } from "./vulnerability-alert.ts";
 
 const SETTINGS_ROW = 1;
 const ALERT_TIMEOUT_MS = 5000;
@@ -15,6 +17,20 @@ export interface NotifySettingsInput {
   /** Omitted: keep the saved token. Null or empty: remove it. */
   token?: string | null;
   enabled?: boolean;
+  /** Omitted: keep the saved choice. */
+  vulnerabilityAlerts?: boolean;
+  vulnerabilitySeverity?: AlertSeverity;
+  alertOnFirstScan?: boolean;
+}
+
+/** A successful scan of an image, with what its previous successful scan found. */
+export interface ScannedImage {
+  image: string;
+  /** The previous successful scan's findings; null when this was the image's first. */
+  previous: readonly Vulnerability[] | null;
+  vulnerabilities: readonly Vulnerability[];
+  /** The stacks using the image, looked up (live) only when an alert is due. */
+  stacksUsing: () => Promise<string[]>;
 }
 
 export function createNotifyService({
@@ -36,6 +52,9 @@ export function createNotifyService({
     topic: row.topic,
     enabled: row.enabled,
     tokenSet: row.sealedToken !== null,
+    vulnerabilityAlerts: row.vulnerabilityAlerts,
+    vulnerabilitySeverity: row.vulnerabilitySeverity,
+    alertOnFirstScan: row.alertOnFirstScan,
   });
   const targetOf = (row: NonNullable<ReturnType<typeof load>>) => ({
     url: row.url,
@@ -54,11 +73,28 @@ export function createNotifyService({
      * drops the saved one (the answer says `tokenSet: false`), so a server that needs no token just
      * works, and one that does asks for it with a clear 401 on the test.
      */
-    save({ url, topic, token, enabled = false }: NotifySettingsInput) {
+    save({
+      url,
+      topic,
+      token,
+      enabled = false,
+      vulnerabilityAlerts,
+      vulnerabilitySeverity,
+      alertOnFirstScan,
+    }: NotifySettingsInput) {
       const existing = load();
       const keptToken = existing && sameOrigin(existing.url, url) ? existing.sealedToken : null;
       const sealedToken = token === undefined ? keptToken : token ? secretBox.seal(token) : null;
-      const values = { url, topic, enabled, sealedToken, updatedAt: new Date() };
+      const values = {
+        url,
+        topic,
+        enabled,
+        sealedToken,
+        vulnerabilityAlerts: vulnerabilityAlerts ?? existing?.vulnerabilityAlerts ?? false,
+        vulnerabilitySeverity: vulnerabilitySeverity ?? existing?.vulnerabilitySeverity ?? "critical",
+        alertOnFirstScan: alertOnFirstScan ?? existing?.alertOnFirstScan ?? false,
+        updatedAt: new Date(),
+      };
       db.insert(notifySettings)
         .values({ id: SETTINGS_ROW, ...values })
         .onConflictDoUpdate({ target: notifySettings.id, set: values })
@@ -116,6 +152,32 @@ export function createNotifyService({
         { timeoutMs: alertTimeoutMs },
       );
       if (!result.ok) logger.warn({ stack: run.stack, reason: result.error }, "failure alert not delivered");
+    },
+
+    /**
+     * After a successful scan: one alert for the image when the scan found vulnerabilities at or
+     * above the chosen severity that the previous successful scan did not have, and a stack uses
+     * the image. Never throws; a failure is only logged.
+     */
+    async imageScanned({ image, previous, vulnerabilities, stacksUsing }: ScannedImage) {
+      try {
+        const saved = load();
+        if (!saved?.enabled || !saved.vulnerabilityAlerts) return;
+        if (previous === null && !saved.alertOnFirstScan) return;
+        const findings = newFindings(previous, vulnerabilities, saved.vulnerabilitySeverity);
+        if (findings.length === 0) return;
+        const stacks = await stacksUsing();
+        if (stacks.length === 0) return;
+        const result = await publishToNtfy(
+          targetOf(saved),
+          vulnerabilityAlert({ image, stacks, findings, appUrl }),
+          { timeoutMs: alertTimeoutMs },
+        );
+        if (!result.ok) logger.warn({ image, reason: result.error }, "vulnerability alert not delivered");
+        else logger.info({ image, newFindings: findings.length }, "vulnerability alert sent");
+      } catch (error) {
+        logger.warn({ err: error, image }, "vulnerability alert not sent");
+      }
     },
   };
 }

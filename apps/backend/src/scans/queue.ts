@@ -1,7 +1,8 @@
 import type { Clock } from "../platform/clock.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { ScanStore } from "./store.ts";
-import type { TrivyScanResult } from "./trivy-runner.ts";
+import type { TrivyReportSummary, Vulnerability } from "./trivy-report.ts";
+import type { TrivyErrorKind, TrivyScanResult } from "./trivy-runner.ts";
 
 /** Scans that run at the same time (service specification, Limits). */
 export const SCAN_CONCURRENCY = 2;
@@ -14,6 +15,18 @@ export type ScanAttempt = TrivyScanResult | { ok: false; scannerUnavailable: str
 export type ScanImage = (image: string, signal: AbortSignal) => Promise<ScanAttempt>;
 
 export type ScannerStatus = { available: true } | { available: false; reason: string; since: Date };
+
+/** How one scan ended, once it is stored: for alerts and metrics. */
+export type ScanFinished =
+  | {
+      image: string;
+      outcome: "done";
+      report: TrivyReportSummary;
+      /** The previous successful scan's findings; null when there was none. */
+      previous: Vulnerability[] | null;
+    }
+  | { image: string; outcome: "failed"; errorKind: TrivyErrorKind }
+  | { image: string; outcome: "scanner-unavailable" };
 
 export interface Enqueued {
   /** Images queued by this call. */
@@ -35,11 +48,13 @@ export function createScanQueue({
   scan,
   clock,
   logger,
+  onFinished = () => {},
 }: {
   store: ScanStore;
   scan: ScanImage;
   clock: Clock;
   logger: Logger;
+  onFinished?: (finished: ScanFinished) => void;
 }) {
   const waiting: string[] = [];
   const waitingSet = new Set<string>();
@@ -104,16 +119,21 @@ export function createScanQueue({
       if (stopping.signal.aborted) return;
       if ("scannerUnavailable" in result) {
         scannerUnavailable(image, result.scannerUnavailable, previousAttempt);
+        onFinished({ image, outcome: "scanner-unavailable" });
         return;
       }
       if (result.ok) {
         scannerWorks();
+        const before = store.record(image);
+        const previous = before?.scannedAt ? before.vulnerabilities : null;
         store.markDone(image, result.report, new Date(clock.now()));
         logger.debug({ image, counts: result.report.counts }, "image scanned");
+        onFinished({ image, outcome: "done", report: result.report, previous });
       } else {
         if (!scanner.available) probeAgain = true;
         store.markFailed(image, result.errorKind, result.error);
         logger.info({ image, errorKind: result.errorKind, error: result.error }, "image scan failed");
+        onFinished({ image, outcome: "failed", errorKind: result.errorKind });
       }
     } catch (error) {
       // The row keeps its last written state; a restart marks it interrupted.
@@ -146,6 +166,9 @@ export function createScanQueue({
     },
 
     scannerStatus: (): ScannerStatus => scanner,
+
+    /** How many scans wait and how many run right now. */
+    size: () => ({ waiting: waiting.length, running: running.size }),
 
     /**
      * While the scanner is unavailable: scans the head of the line as a probe, unless a scan is

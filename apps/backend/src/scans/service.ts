@@ -5,7 +5,7 @@ import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/logger.ts";
 import { type StackService, toStack } from "../stacks/service.ts";
 import { UpstreamError } from "../upstream/komodo-client.ts";
-import { createScanQueue } from "./queue.ts";
+import { createScanQueue, type ScanFinished } from "./queue.ts";
 import { presentScan, presentScanDetail, worstFirst } from "./records.ts";
 import { createScanStore } from "./store.ts";
 import {
@@ -48,6 +48,7 @@ export function createScanService({
   stacks,
   trivy,
   sweep,
+  onFinished = () => {},
 }: {
   db: Database;
   clock: Clock;
@@ -56,16 +57,29 @@ export function createScanService({
   stacks: StackService;
   trivy: Config["trivy"];
   sweep: Config["sweep"];
+  /**
+   * Called once per finished scan, after it is stored (alerts, metrics), with a lookup of the stacks
+   * using the image. What it returns is awaited by `idle()`; it must not throw.
+   */
+  onFinished?: (finished: ScanFinished, stacksUsing: () => Promise<string[]>) => unknown;
 }) {
   const store = createScanStore(db);
   const interrupted = store.interruptUnfinished();
   if (interrupted > 0)
     logger.info({ interrupted }, "image scans cut off by the last stop will be queued again");
 
+  const followUps = new Set<Promise<unknown>>();
+  const stacksUsing = (image: string) => async () => (await imagesInUse()).get(image) ?? [];
   const queue = createScanQueue({
     store,
     clock,
     logger,
+    onFinished(finished) {
+      const followUp = Promise.resolve(onFinished(finished, stacksUsing(finished.image)));
+      followUps.add(followUp);
+      const forget = () => followUps.delete(followUp);
+      followUp.then(forget, forget);
+    },
     async scan(image, signal) {
       const result = await runTrivyScan(image, {
         bin: trivy.bin,
@@ -203,8 +217,14 @@ export function createScanService({
     startSweeps: sweeps.start,
     /** One sweep round now (joins a round in progress). */
     sweepNow: sweeps.runNow,
-    /** Resolves once no scan is waiting or running. */
-    idle: () => queue.idle(),
+    /** Resolves once no scan is waiting or running, and what finished scans set off has ended. */
+    async idle() {
+      await queue.idle();
+      await Promise.allSettled([...followUps]);
+    },
+
+    /** How many scans wait and how many run right now. */
+    queueSize: () => queue.size(),
 
     /** Stops the sweeps and the queue; waiting and running scans are stored as interrupted. */
     async close() {

@@ -6,6 +6,7 @@ import {
   Button,
   Notice,
   requestMessage,
+  SelectField,
   SendIcon,
   Switch,
   showToast,
@@ -23,6 +24,9 @@ interface NotifyFormProps {
   onRemove: () => void;
 }
 
+type Severity = NotifySettings["vulnerabilitySeverity"];
+const SEVERITIES: Severity[] = ["critical", "high", "medium", "low"];
+
 const initialToken = (saved: NotifySettings | null): TokenChoice =>
   saved?.tokenSet ? { kind: "keep" } : { kind: "replace", value: "" };
 
@@ -33,6 +37,11 @@ export function NotifyForm({ saved, onSaved, onRemove }: NotifyFormProps) {
   const [topic, setTopic] = useState(saved?.topic ?? "");
   const [enabled, setEnabled] = useState(saved?.enabled ?? true);
   const [token, setToken] = useState<TokenChoice>(initialToken(saved));
+  const [vulnerabilityAlerts, setVulnerabilityAlerts] = useState(saved?.vulnerabilityAlerts ?? false);
+  const [vulnerabilitySeverity, setVulnerabilitySeverity] = useState<Severity>(
+    saved?.vulnerabilitySeverity ?? "critical",
+  );
+  const [alertOnFirstScan, setAlertOnFirstScan] = useState(saved?.alertOnFirstScan ?? false);
   const save = useWriteOnlySubmit(api.notify.save);
   const test = useWriteOnlySubmit(api.notify.test);
   // A hint only: the server has the last word, and its refusal is shown as it says it.
@@ -41,7 +50,15 @@ export function NotifyForm({ saved, onSaved, onRemove }: NotifyFormProps) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (save.pending) return;
-    const input = { url, topic, enabled, token: tokenForSave(token) };
+    const input = {
+      url,
+      topic,
+      enabled,
+      token: tokenForSave(token),
+      vulnerabilityAlerts,
+      vulnerabilitySeverity,
+      alertOnFirstScan,
+    };
     setToken(initialToken(saved));
     const result = await save.submit(input);
     if (!result) return;
@@ -91,6 +108,38 @@ export function NotifyForm({ saved, onSaved, onRemove }: NotifyFormProps) {
           />
         </div>
       </div>
+      <fieldset className="flex flex-col gap-3 border-t border-line pt-4">
+        <legend className="sr-only">{t("settings.notify.vulnerabilities")}</legend>
+        <Switch
+          checked={vulnerabilityAlerts}
+          onChange={setVulnerabilityAlerts}
+          label={t("settings.notify.vulnerabilities")}
+          description={t("settings.notify.vulnerabilitiesHint")}
+        />
+        {vulnerabilityAlerts && (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <SelectField
+              label={t("settings.notify.severity")}
+              value={vulnerabilitySeverity}
+              onChange={(event) => setVulnerabilitySeverity(event.target.value as Severity)}
+            >
+              {SEVERITIES.map((severity) => (
+                <option key={severity} value={severity}>
+                  {t(`settings.notify.severity.${severity}`)}
+                </option>
+              ))}
+            </SelectField>
+            <div className="sm:pt-7">
+              <Switch
+                checked={alertOnFirstScan}
+                onChange={setAlertOnFirstScan}
+                label={t("settings.notify.firstScan")}
+                description={t("settings.notify.firstScanHint")}
+              />
+            </div>
+          </div>
+        )}
+      </fieldset>
       {save.state.status === "failed" && (
         <Notice role="alert" tone="danger" title={t("settings.notify.saveFailed")}>
           {requestMessage(save.state.error, t)}

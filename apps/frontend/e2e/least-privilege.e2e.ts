@@ -110,3 +110,34 @@ describe("scoped API keys in Settings", () => {
     expect(await overflowing(spanish)).toEqual([]);
   });
 });
+
+describe("new-vulnerability alerts in Settings", () => {
+  test("are off until switched on, then saved with their severity and the first-scan choice", async () => {
+    const page = await openSettings({ viewport: "mobile", theme: "dark" });
+    const form = page.getByRole("form", { name: "Failure alerts" });
+    await form.getByLabel("ntfy server").fill(scenario.ntfy.url);
+    await form.getByLabel("Topic").fill("security");
+    const toggle = form.getByRole("switch", { name: "Alert on new vulnerabilities" });
+    await expect(toggle.getAttribute("aria-checked")).resolves.toBe("false");
+    await toggle.click();
+    await form.getByLabel("From severity").selectOption("high");
+    await form.getByRole("switch", { name: "Alert on an image's first scan too" }).click();
+    expect(await overflowing(page)).toEqual([]);
+    screenshots.push(await saveScreenshot(page, "settings-vulnerability-alerts-mobile", "dark"));
+    await form.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Alert settings saved").first().waitFor();
+
+    const { body } = await callAsAdmin(scenario.stackgate, "GET", "/api/v0/deploy/credentials/notify");
+    expect(body.settings).toMatchObject({
+      vulnerabilityAlerts: true,
+      vulnerabilitySeverity: "high",
+      alertOnFirstScan: true,
+    });
+
+    const spanish = await openSettings({ lang: "es", viewport: "mobile" });
+    const saved = spanish.getByRole("switch", { name: "Avisar de vulnerabilidades nuevas" });
+    await expect(saved.getAttribute("aria-checked")).resolves.toBe("true");
+    await expect(spanish.getByLabel("Desde la gravedad").inputValue()).resolves.toBe("high");
+    expect(await overflowing(spanish)).toEqual([]);
+  });
+});
