@@ -2,7 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
-const benchmarks = ["api.ts", "sweep.ts", "flood.ts", "deploy-latency.ts"];
+const benchmarks = ["api.ts", "sweep.ts", "flood.ts", "deploy-latency.ts", "footprint.ts"];
 let failed = false;
 for (const benchmark of benchmarks) {
   console.log(`\n=== bench/${benchmark} ===`);

@@ -63,7 +63,10 @@ const sqliteTarget = join(backendDir, "node_modules/better-sqlite3");
 mkdirSync(join(sqliteTarget, "prebuilds"), { recursive: true });
 cpSync(join(sqliteDir, "package.json"), join(sqliteTarget, "package.json"));
 cpSync(join(sqliteDir, "lib"), join(sqliteTarget, "lib"), { recursive: true });
-for (const binary of readdirSync(join(sqliteDir, "prebuilds")).filter((name) => name.startsWith("linux")))
+// Linux for the images; and this machine's own, for `npm start`, which runs these builds too.
+const wantedBinary = (name: string) =>
+  name.startsWith("linux") || name === `${process.platform}-${process.arch}.node`;
+for (const binary of readdirSync(join(sqliteDir, "prebuilds")).filter(wantedBinary))
   cpSync(join(sqliteDir, "prebuilds", binary), join(sqliteTarget, "prebuilds", binary));
 
 console.log(`Bundled the gateway and the backend into ${outDir}`);

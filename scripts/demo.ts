@@ -7,7 +7,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_KEY, DEFAULT_SECRET, standInTrivyPath } from "@stackgate/simulators";
 import { runTogether } from "./processes.ts";
-import { buildFrontendIfMissing, root, stackgateProcesses } from "./stackgate.ts";
+import { buildWhatIsMissing, root, stackgateProcesses } from "./stackgate.ts";
 
 const port = process.env.PORT ?? "8080";
 const origin = `http://localhost:${port}`;
@@ -29,7 +29,7 @@ Object.assign(process.env, {
   SCANNER_SWEEP_INTERVAL_SECONDS: "60",
 });
 
-await buildFrontendIfMissing();
+await buildWhatIsMissing();
 runTogether([
   {
     name: "komodo",

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
@@ -16,16 +16,33 @@ const steady = child(
   `console.log("steady up pid=" + process.pid); process.on("SIGTERM", () => { console.log("steady got SIGTERM"); process.exit(0); }); setInterval(() => {}, 1000);`,
 );
 const dying = child("dying", `console.log("dying up"); setTimeout(() => process.exit(3), 10);`);
+const envProbe = child(
+  "env-probe",
+  `console.log("handed over: " + (process.env.STACKGATE_SUPERVISE ?? "nothing")); setInterval(() => {}, 1000);`,
+);
 const misconfigured = child(
   "misconfigured",
   `console.error("PORT is taken: set PORT to a free port."); process.exit(78);`,
 );
 
-function launch(specs: Array<{ name: string; file: string }>, options: SupervisorOptions = {}) {
+const supervisorFile = join(directory, "supervisor.mjs");
+
+function launch(
+  specs: Array<{ name: string; file: string }>,
+  options: SupervisorOptions = {},
+  how: "runTogether" | "superviseInFreshNode" = "runTogether",
+) {
+  const specsSource = JSON.stringify(
+    specs.map((spec, index) => ({ name: spec.name, args: [spec.file], color: 31 + index })),
+  );
+  const call =
+    how === "runTogether"
+      ? `runTogether(${specsSource}, ${JSON.stringify(options)})`
+      : `superviseInFreshNode(${specsSource}, ${JSON.stringify(supervisorFile)}, ${JSON.stringify(options)})`;
   const launcher = child(
-    `launcher-${specs.map((spec) => spec.name).join("-")}`,
-    `import { runTogether } from ${JSON.stringify(join(import.meta.dirname, "processes.ts"))};
-     runTogether(${JSON.stringify(specs.map((spec, index) => ({ name: spec.name, args: [spec.file], color: 31 + index })))}, ${JSON.stringify(options)});`,
+    `launcher-${how}-${specs.map((spec) => spec.name).join("-")}`,
+    `import { ${how} } from ${JSON.stringify(join(import.meta.dirname, "processes.ts"))};
+     ${call};`,
   );
   const process_ = spawn(process.execPath, [launcher], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -111,4 +128,27 @@ it("stops everything on Ctrl-C and exits cleanly", async () => {
   run.process.kill("SIGINT");
   expect(await run.exited).toBe(0);
   expect((run.output().match(/steady got SIGTERM/g) ?? []).length).toBe(2);
+});
+
+it("supervises from a fresh Node in the launcher's own process, which signals still reach", async () => {
+  const run = launch(
+    [
+      { name: "victim", file: steady },
+      { name: "probe", file: envProbe },
+    ],
+    { firstRestartDelayMs: 50 },
+    "superviseInFreshNode",
+  );
+  await expect.poll(() => pidsOf(run.output(), "victim"), patiently).toHaveLength(1);
+  // The launcher's process now runs the supervisor's plain JavaScript, not the TypeScript launcher.
+  expect(readFileSync(`/proc/${run.process.pid}/cmdline`, "utf8").split("\0")).toContain(supervisorFile);
+  await expect.poll(() => run.output(), patiently).toMatch(/probe\s*\|.*handed over: nothing/);
+
+  process.kill(pidsOf(run.output(), "victim")[0]!, "SIGKILL");
+  await expect.poll(() => pidsOf(run.output(), "victim"), patiently).toHaveLength(2);
+  expect(run.output()).toContain("restarting it in 0.05 s (crash 1 in a row).");
+
+  run.process.kill("SIGTERM");
+  expect(await run.exited).toBe(0);
+  expect(run.output()).toContain("steady got SIGTERM");
 });

@@ -1,4 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { stripTypeScriptTypes } from "node:module";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export interface ProcessSpec {
   name: string;
@@ -125,4 +129,38 @@ export async function runStep(description: string, command: string, args: string
     console.error(`${description} failed (exit ${code}).`);
     process.exit(1);
   }
+}
+
+/** The environment variable that hands the specs to the fresh Node of `superviseInFreshNode`. */
+const SPECS_VARIABLE = "STACKGATE_SUPERVISE";
+
+/**
+ * Runs `runTogether` for the whole run in a Node that loaded nothing else: this process is replaced
+ * (same process id, so Ctrl-C and npm's signals still reach it) by a fresh Node running this file's
+ * JavaScript, written to `supervisorFile`. What the launcher loaded before, the TypeScript stripper
+ * (about 11 MiB) and the build steps' modules, is not kept for the hours the services run. Where
+ * Node cannot replace a process (Windows), it supervises from this process.
+ */
+export function superviseInFreshNode(
+  specs: ProcessSpec[],
+  supervisorFile: string,
+  options: SupervisorOptions = {},
+) {
+  if (typeof process.execve !== "function" || process.platform === "win32")
+    return runTogether(specs, options);
+  const source = stripTypeScriptTypes(readFileSync(fileURLToPath(import.meta.url), "utf8"));
+  const program = `${source}
+const handedOver = JSON.parse(process.env.${SPECS_VARIABLE});
+delete process.env.${SPECS_VARIABLE};
+runTogether(handedOver.specs, handedOver.options);
+`;
+  // The same program for every launcher, so launchers starting at once may all write it: whole, by rename.
+  mkdirSync(dirname(supervisorFile), { recursive: true });
+  const written = `${supervisorFile}.${process.pid}`;
+  writeFileSync(written, program);
+  renameSync(written, supervisorFile);
+  process.execve(process.execPath, [process.execPath, supervisorFile], {
+    ...process.env,
+    [SPECS_VARIABLE]: JSON.stringify({ specs, options }),
+  });
 }

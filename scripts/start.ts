@@ -1,5 +1,6 @@
-import { runTogether } from "./processes.ts";
-import { buildFrontendIfMissing, stackgateProcesses } from "./stackgate.ts";
+import { join } from "node:path";
+import { superviseInFreshNode } from "./processes.ts";
+import { buildWhatIsMissing, root, stackgateProcesses } from "./stackgate.ts";
 
-await buildFrontendIfMissing();
-runTogether(stackgateProcesses());
+await buildWhatIsMissing();
+superviseInFreshNode(stackgateProcesses(), join(root, "dist/supervisor.mjs"));

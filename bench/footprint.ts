@@ -1,0 +1,491 @@
+/**
+ * Issue 13's targets, measured on `npm start` itself (npm, its shell, the supervisor and the three
+ * services it starts) against the Komodo simulator with 200 stacks and the stand-in trivy:
+ *  - start-up: from spawning the supervisor (and `npm start`) to the first real API answer through
+ *    the gateway (`GET /api/v0/stacks` with an API key: the key checked, Komodo asked);
+ *  - idle memory per process after real use: signed in, a connection saved, 50 listings of 200
+ *    stacks and 10 dashboard pages, the scans they queued finished;
+ *  - the supervision's own memory (npm, sh, the supervisor);
+ *  - the stack list's added p50 over the upstream's own time;
+ *  - 5,000 event streams: backend memory per stream, and after they close;
+ *  - the backend's peak during five bursts of 200 concurrent deploys.
+ * Memory is read from Linux `/proc`: RSS, and the private pages (what the machine gets back when the
+ * process ends; the Node binary's pages are shared by all four Node processes of one Node).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { join } from "node:path";
+import { standInTrivyPath } from "@stackgate/simulators";
+import {
+  BENCH_KOMODO_KEY,
+  BENCH_KOMODO_SECRET,
+  freePort,
+  machine,
+  ms,
+  openFileLimit,
+  request,
+  root,
+  startProcess,
+  stopProcesses,
+  summarize,
+  temporaryDirectory,
+} from "./lib.ts";
+
+const STACKS = 200;
+const LISTINGS = 50;
+const PAGES = 10;
+const LIST_WARM_UP = 20;
+const LIST_ROUNDS = 300;
+const STREAMS = 5000;
+const BURSTS = 5;
+const STARTS = 3;
+const NEEDED_OPEN_FILES = 2 * STREAMS + 1500;
+const PASSWORD = "bench-password-123";
+const MiB = 1024 * 1024;
+
+const verdict = (ok: boolean) => (ok ? "meets target" : "MISSES target");
+const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
+const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+// ---------------------------------------------------------------------------------------------
+// Processes and their memory, from /proc
+
+interface Memory {
+  rss: number;
+  /** Private_Clean + Private_Dirty: pages no other process maps. */
+  private: number;
+  /** VmHWM: the highest RSS since start (or since the last reset through clear_refs). */
+  peak: number;
+}
+
+function memoryOf(pid: number): Memory {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  const field = (text: string, name: string) =>
+    Number(text.match(new RegExp(`^${name}:\\s+(\\d+)`, "m"))?.[1]) * 1024;
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return {
+    rss: field(rollup, "Rss"),
+    private: field(rollup, "Private_Clean") + field(rollup, "Private_Dirty"),
+    peak: field(status, "VmHWM"),
+  };
+}
+
+/** Every process below `rootPid`, with its command line. */
+function descendants(rootPid: number) {
+  const all = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      try {
+        const parent = Number(readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+        const args = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").join(" ").trim();
+        return [{ pid: Number(name), parent, args }];
+      } catch {
+        return [];
+      }
+    });
+  const found: { pid: number; args: string }[] = [];
+  const walk = (pid: number) => {
+    for (const child of all.filter((each) => each.parent === pid)) {
+      found.push(child);
+      walk(child.pid);
+    }
+  };
+  walk(rootPid);
+  return found;
+}
+
+type Role = "backend" | "gateway" | "frontend" | "supervisor" | "shell";
+
+/** The processes `npm start` runs, by role (stand-in trivy runs below the backend are left out). */
+function stackgateTree(rootPid: number) {
+  const roles = new Map<Role, number>();
+  for (const { pid, args } of descendants(rootPid)) {
+    if (/supervisor\.mjs|scripts\/start/.test(args)) roles.set("supervisor", pid);
+    else if (/entry\.mjs/.test(args)) roles.set("frontend", pid);
+    else if (/backend\/(src\/)?main\.m?[jt]s/.test(args)) roles.set("backend", pid);
+    else if (/gateway\/(src\/)?main\.m?[jt]s/.test(args)) roles.set("gateway", pid);
+    else if (/^(\/bin\/)?sh /.test(args)) roles.set("shell", pid);
+  }
+  return roles;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stackgate as `npm start` runs it
+
+const komodoPort = await freePort();
+const komodoUrl = `http://127.0.0.1:${komodoPort}`;
+await startProcess(
+  "packages/simulators/src/komodo/cli.ts",
+  [
+    "--port",
+    String(komodoPort),
+    "--stacks",
+    String(STACKS),
+    "--update-delay-ms",
+    "0",
+    "--key",
+    BENCH_KOMODO_KEY,
+    "--secret",
+    BENCH_KOMODO_SECRET,
+  ],
+  {},
+  `${komodoUrl}/version`,
+);
+
+const [port, backendPort, frontendPort] = await Promise.all([freePort(), freePort(), freePort()]);
+const gatewayUrl = `http://127.0.0.1:${port}`;
+const dataDir = temporaryDirectory("stackgate-footprint-");
+const stackgateEnv = {
+  ...process.env,
+  PORT: String(port),
+  BACKEND_PORT: String(backendPort),
+  FRONTEND_PORT: String(frontendPort),
+  APP_URL: gatewayUrl,
+  DATA_DIR: dataDir,
+  SEED_ADMIN_PASSWORD: PASSWORD,
+  LOG_LEVEL: "warn",
+  TRIVY_BIN: standInTrivyPath,
+  STANDIN_TRIVY_SCAN_MS: "20",
+  SCANNER_SWEEP_DELAY_SECONDS: "3600",
+  // The 5,000 streams come from one address here; bench/flood.ts covers the per-client limit.
+  MAX_STREAMS_PER_CLIENT: String(2 * STREAMS),
+};
+
+interface Launched {
+  child: ChildProcess;
+  output: () => string;
+}
+
+/** Starts a command in its own process group (so that it can be stopped as Ctrl-C would). */
+function launch(command: string, args: string[]): Launched {
+  const child = spawn(command, args, { cwd: root, env: stackgateEnv, detached: true, stdio: "pipe" });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk).slice(-8000);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  return { child, output: () => output };
+}
+
+async function stop({ child }: Launched) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  process.kill(-child.pid!, "SIGINT");
+  await exited;
+}
+const running = new Set<Launched>();
+process.on("exit", () => {
+  for (const { child } of running) if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+});
+
+let apiKey = "";
+const withKey = () => ({ headers: { "x-api-key": apiKey } });
+
+/** Polls `probe` every 5 ms until it says yes; the launch's output if it exits first. */
+async function waitUntil(launched: Launched, probe: () => Promise<boolean>, timeoutMs = 180_000) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (launched.child.exitCode !== null) throw new Error(`npm start exited:\n${launched.output()}`);
+    if (await probe().catch(() => false)) return;
+    await pause(5);
+  }
+  throw new Error(`Stackgate did not answer in time:\n${launched.output()}`);
+}
+
+const firstRealAnswer = async () => (await request(`${gatewayUrl}/api/v0/stacks`, withKey())).status === 200;
+
+async function signIn() {
+  const answer = await fetch(`${gatewayUrl}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: gatewayUrl },
+    body: JSON.stringify({ email: "admin@stackgate.local", password: PASSWORD }),
+  });
+  if (answer.status !== 200) throw new Error(`sign-in answered ${answer.status}`);
+  return answer.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+}
+
+// The first start builds what is missing, applies the migrations and creates the admin: not timed.
+{
+  const first = launch("npm", ["start"]);
+  running.add(first);
+  await waitUntil(first, async () => (await request(`${gatewayUrl}/health/ready`, {})).status === 200);
+  const cookie = await signIn();
+  const post = (path: string, body: unknown) =>
+    fetch(gatewayUrl + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: gatewayUrl, cookie },
+      body: JSON.stringify(body),
+    }).then((response) => response.json());
+  await post("/api/v0/deploy/credentials", {
+    name: "bench",
+    url: komodoUrl,
+    key: BENCH_KOMODO_KEY,
+    secret: BENCH_KOMODO_SECRET,
+  });
+  apiKey = ((await post("/api/v0/apikeys", { name: "footprint" })) as { key: string }).key;
+  await stop(first);
+  running.delete(first);
+}
+
+/** Restarts: from spawning the command to the first `GET /api/v0/stacks` answered 200. */
+async function timeStarts(command: string, args: string[]) {
+  const durations: number[] = [];
+  for (let round = 0; round < STARTS; round++) {
+    const started = performance.now();
+    const launched = launch(command, args);
+    running.add(launched);
+    await waitUntil(launched, firstRealAnswer, 30_000);
+    durations.push(performance.now() - started);
+    await stop(launched);
+    running.delete(launched);
+  }
+  return durations;
+}
+const supervisorStarts = await timeStarts(process.execPath, [join(root, "scripts/start.ts")]);
+const npmStarts = await timeStarts("npm", ["start"]);
+
+// The run measured from here on.
+const stackgate = launch("npm", ["start"]);
+running.add(stackgate);
+await waitUntil(stackgate, firstRealAnswer, 30_000);
+await waitUntil(stackgate, async () => (await request(`${gatewayUrl}/health/ready`, {})).status === 200);
+const roles = stackgateTree(stackgate.child.pid!);
+for (const role of ["backend", "gateway", "frontend", "supervisor"] as const)
+  if (!roles.has(role)) throw new Error(`no ${role} process found under npm start`);
+const pidOf = (role: Role) => roles.get(role)!;
+
+// ---------------------------------------------------------------------------------------------
+// Real use, then idle
+
+const cookie = await signIn();
+for (let listing = 0; listing < LISTINGS; listing++) {
+  const { status } = await request(`${gatewayUrl}/api/v0/stacks`, { headers: { cookie } });
+  if (status !== 200) throw new Error(`listing answered ${status}`);
+}
+for (let page = 0; page < PAGES; page++) {
+  for (const path of ["/stacks", "/security"]) {
+    const { status } = await request(gatewayUrl + path, { headers: { cookie } });
+    if (status !== 200) throw new Error(`${path} answered ${status}`);
+  }
+}
+/** Until no image waits for or is in a scan. */
+async function scansFinished() {
+  const deadline = performance.now() + 180_000;
+  while (performance.now() < deadline) {
+    const { text } = await request(`${gatewayUrl}/api/v0/security/images`, withKey());
+    const { images } = JSON.parse(text) as { images: { status: string }[] };
+    const pending = images.filter((image) => image.status === "queued" || image.status === "scanning").length;
+    if (pending === 0) return images.length;
+    await pause(250);
+  }
+  throw new Error("the queued scans did not finish within 3 minutes");
+}
+const scannedImages = await scansFinished();
+// Nothing in flight: let the processes settle (V8 shrinks its heaps a few seconds after activity).
+await pause(10_000);
+const idle = new Map([...roles].map(([role, pid]) => [role, memoryOf(pid)]));
+const npmMemory = memoryOf(stackgate.child.pid!);
+
+// ---------------------------------------------------------------------------------------------
+// The stack list's added time
+
+async function timeListing() {
+  const direct: number[] = [];
+  const throughGateway: number[] = [];
+  const listDirect = () =>
+    request(`${komodoUrl}/read/ListStacks`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-api-key": BENCH_KOMODO_KEY,
+        "x-api-secret": BENCH_KOMODO_SECRET,
+      },
+      body: JSON.stringify({ limit: 0 }),
+    });
+  const listThroughGateway = () => request(`${gatewayUrl}/api/v0/stacks`, withKey());
+  for (let round = 0; round < LIST_WARM_UP + LIST_ROUNDS; round++) {
+    for (const [run, durations] of [
+      [listDirect, direct],
+      [listThroughGateway, throughGateway],
+    ] as const) {
+      const started = performance.now();
+      const { status, text } = await run();
+      JSON.parse(text);
+      if (status !== 200) throw new Error(`listing failed: ${status}`);
+      if (round >= LIST_WARM_UP) durations.push(performance.now() - started);
+    }
+  }
+  return { direct: summarize(direct), throughGateway: summarize(throughGateway) };
+}
+const listing = await timeListing();
+
+// ---------------------------------------------------------------------------------------------
+// 5,000 event streams
+
+function openStream(): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      `${gatewayUrl}/api/v0/deploy/events`,
+      { ...withKey(), agent: false },
+      (response) => {
+        if (response.statusCode !== 200) {
+          response.resume();
+          reject(new Error(`event stream answered ${response.statusCode}`));
+          return;
+        }
+        let received = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          if (received.length < 4096) received += chunk;
+          if (received.includes('"type":"subscribed"')) resolve(response);
+        });
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
+}
+
+/** Polls the backend's RSS until it stops falling (or `timeoutMs`); the last reading. */
+async function settledRss(pid: number, timeoutMs: number) {
+  const deadline = performance.now() + timeoutMs;
+  let last = memoryOf(pid).rss;
+  let steady = 0;
+  while (performance.now() < deadline && steady < 6) {
+    await pause(1000);
+    const now = memoryOf(pid).rss;
+    steady = now < last - MiB / 2 ? 0 : steady + 1;
+    last = now;
+  }
+  return last;
+}
+
+let streamFigures: { before: number; open: number; after: number; openedInSeconds: number } | string;
+if (openFileLimit() < NEEDED_OPEN_FILES) {
+  streamFigures = `skipped: ${STREAMS} streams need ${NEEDED_OPEN_FILES} open files per process, the limit is ${openFileLimit()} (run \`ulimit -n 16384\` first)`;
+} else {
+  const backend = pidOf("backend");
+  const before = memoryOf(backend).rss;
+  const opened = performance.now();
+  const streams: IncomingMessage[] = [];
+  for (let batch = 0; batch < STREAMS; batch += 250)
+    streams.push(...(await Promise.all(Array.from({ length: 250 }, openStream))));
+  const openedInSeconds = (performance.now() - opened) / 1000;
+  const open = await settledRss(backend, 10_000);
+  for (const stream of streams) stream.destroy();
+  const after = await settledRss(backend, 60_000);
+  streamFigures = { before, open, after, openedInSeconds };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Peak during deploy bursts
+
+const stackNames = (
+  JSON.parse((await request(`${gatewayUrl}/api/v0/stacks`, withKey())).text) as { stacks: { name: string }[] }
+).stacks.map((stack) => stack.name);
+const backendPid = pidOf("backend");
+// Resets VmHWM, so the peak read afterwards is the bursts'.
+writeFileSync(`/proc/${backendPid}/clear_refs`, "5");
+let burstFailures = 0;
+let deploysPerSecond = 0;
+for (let burst = 0; burst < BURSTS; burst++) {
+  const started = performance.now();
+  await Promise.all(
+    stackNames.map(async (stack) => {
+      const { status, text } = await request(`${gatewayUrl}/api/v0/deploy`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": apiKey },
+        body: JSON.stringify({ stack, action: "pull" }),
+      });
+      if (status !== 200 || (JSON.parse(text) as { success?: boolean }).success !== true) burstFailures++;
+    }),
+  );
+  deploysPerSecond = Math.max(deploysPerSecond, stackNames.length / ((performance.now() - started) / 1000));
+}
+const burstPeak = memoryOf(backendPid).peak;
+
+await stop(stackgate);
+running.delete(stackgate);
+await stopProcesses();
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+console.log(`Machine: ${machine()}`);
+const startLine = (label: string, durations: number[], target?: number) => {
+  const { p50, max } = summarize(durations);
+  const judged = target === undefined ? "" : `  (target ≤ ${target} ms: ${verdict(p50 <= target)})`;
+  console.log(
+    `    ${label}: ${durations.map((each) => each.toFixed(0)).join(", ")} ms; median ${ms(p50)}, max ${ms(max)}${judged}`,
+  );
+};
+console.log(
+  `\nStart-up: spawn → first GET /api/v0/stacks answered 200 through the gateway (API key, Komodo asked), ${STARTS} restarts each`,
+);
+startLine("node scripts/start.ts (the supervisor)", supervisorStarts, 500);
+startLine("npm start (npm's own start-up included)", npmStarts);
+
+console.log(
+  `\nIdle memory after real use (signed in, a connection saved, ${LISTINGS} listings of ${STACKS} stacks, ${PAGES} × /stacks and /security, ${scannedImages} images scanned)`,
+);
+const targets: Record<string, number> = { backend: 100, gateway: 50, frontend: 70 };
+for (const role of ["backend", "gateway", "frontend"] as const) {
+  const memory = idle.get(role)!;
+  console.log(
+    `    ${role.padEnd(9)} RSS ${mib(memory.rss).padStart(10)} (private ${mib(memory.private)})  (target ≤ ${targets[role]} MiB: ${verdict(memory.rss <= targets[role]! * MiB)})`,
+  );
+}
+const supervision = [
+  ["npm", npmMemory],
+  ["sh", roles.has("shell") ? idle.get("shell")! : { rss: 0, private: 0, peak: 0 }],
+  ["supervisor", idle.get("supervisor")!],
+] as const;
+const supervisionRss = supervision.reduce((sum, [, memory]) => sum + memory.rss, 0);
+const supervisionPrivate = supervision.reduce((sum, [, memory]) => sum + memory.private, 0);
+console.log(
+  `    supervision (${supervision.map(([name, memory]) => `${name} ${mib(memory.rss)} RSS / ${mib(memory.private)} private`).join(", ")})`,
+);
+console.log(
+  `      together: private ${mib(supervisionPrivate)} (target ≤ 60 MiB: ${verdict(supervisionPrivate <= 60 * MiB)}); RSS ${mib(supervisionRss)}, of which the rest is the Node binaries' shared pages`,
+);
+const services = ["backend", "gateway", "frontend"].reduce(
+  (sum, role) => sum + idle.get(role as Role)!.rss,
+  0,
+);
+console.log(`    the three services' RSS together: ${mib(services)}`);
+
+const addedP50 = listing.throughGateway.p50 - listing.direct.p50;
+console.log(
+  `\nStack list, ${STACKS} stacks, ${LIST_ROUNDS} requests each way after ${LIST_WARM_UP} warm-up, alternated`,
+);
+console.log(
+  `    straight to the simulator: p50 ${ms(listing.direct.p50)}  p99 ${ms(listing.direct.p99)}; through gateway + backend: p50 ${ms(listing.throughGateway.p50)}  p99 ${ms(listing.throughGateway.p99)}`,
+);
+console.log(`    added at p50: ${ms(addedP50)}  (target ≤ 1.5 ms: ${verdict(addedP50 <= 1.5)})`);
+
+console.log(`\n${STREAMS} event streams (GET /api/v0/deploy/events, API key) on the backend`);
+if (typeof streamFigures === "string") console.log(`    ${streamFigures}`);
+else {
+  const perStream = (streamFigures.open - streamFigures.before) / STREAMS / 1024;
+  const handedBack = streamFigures.after - streamFigures.before <= 10 * MiB;
+  console.log(
+    `    backend RSS before ${mib(streamFigures.before)}, with ${STREAMS} open ${mib(streamFigures.open)} (opened in ${streamFigures.openedInSeconds.toFixed(1)} s), after they closed ${mib(streamFigures.after)}`,
+  );
+  console.log(`    per stream: ${perStream.toFixed(1)} KiB  (target ≤ 20 KiB: ${verdict(perStream <= 20)})`);
+  console.log(
+    `    memory back after they closed: ${mib(streamFigures.after - streamFigures.before)} above before  (target ≤ 10 MiB: ${verdict(handedBack)})`,
+  );
+}
+
+console.log(
+  `\n${BURSTS} bursts of ${stackNames.length} concurrent API-key deploys (pull), at most ${deploysPerSecond.toFixed(0)} deploys/s, ${burstFailures} failures`,
+);
+console.log(
+  `    backend peak RSS: ${mib(burstPeak)}  (target ≤ 160 MiB: ${verdict(burstPeak <= 160 * MiB)})`,
+);
+process.exit(0);
