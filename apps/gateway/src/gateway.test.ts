@@ -9,8 +9,10 @@ import {
 } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestBackend, type TestBackend } from "../../backend/src/testing/harness.ts";
+import { createCompressionCache } from "./compression.ts";
 import { createGateway, type GatewayOptions, MAX_BODY_BYTES, securityHeaders } from "./gateway.ts";
 
 async function listen(server: Server) {
@@ -287,6 +289,142 @@ function sendChunked(url: string, size: number) {
     pump();
   });
 }
+
+/** A GET as a browser sends it, with the raw (still encoded) body. */
+function rawGet(url: string, acceptEncoding?: string) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const call = request(
+      url,
+      { headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
+    call.on("error", reject);
+    call.end();
+  });
+}
+
+function decoded({ headers, body }: { headers: IncomingHttpHeaders; body: Buffer }): string {
+  if (headers["content-encoding"] === "br") return brotliDecompressSync(body).toString("utf8");
+  if (headers["content-encoding"] === "gzip") return gunzipSync(body).toString("utf8");
+  return body.toString("utf8");
+}
+
+describe("gateway compression", () => {
+  const page = `<!doctype html><main>${"<p>A row of the stack list, with its state and images.</p>".repeat(200)}</main>`;
+  const script = `export const rows = [${Array.from({ length: 2000 }, (_, i) => `{id:${i},name:"stack-${i}"}`).join(",")}];`;
+  const picture = Buffer.alloc(8192, 7);
+  const assetRequests: string[] = [];
+  let releaseStream: () => void = () => {};
+  const assets = createServer((req, res) => {
+    assetRequests.push(req.url ?? "");
+    if (req.url === "/_astro/rows.Ab12Cd34.js")
+      res.writeHead(200, { "content-type": "text/javascript; charset=utf-8", etag: '"rows-1"' }).end(script);
+    else if (req.url === "/picture.png") res.writeHead(200, { "content-type": "image/png" }).end(picture);
+    else if (req.url === "/tiny")
+      res.writeHead(200, { "content-type": "text/html", "content-length": "11" }).end("<p>tiny</p>");
+    else if (req.url === "/events") {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(`data: ${"x".repeat(4000)}\n\n`);
+      releaseStream = () => res.end();
+    } else res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
+  });
+  const cache = createCompressionCache();
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    server = createGateway({
+      backendUrl: backend.url,
+      frontendUrl: await listen(assets),
+      version: "x",
+      compressionCache: cache,
+    });
+    url = await listen(server);
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+    assets.closeAllConnections();
+    assets.close();
+  });
+
+  it("sends pages as brotli when the browser accepts it, gzip otherwise, as is without Accept-Encoding", async () => {
+    const brotli = await rawGet(`${url}/stacks`, "gzip, deflate, br, zstd");
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(brotli.headers.vary).toContain("Accept-Encoding");
+    expect(decoded(brotli)).toBe(page);
+    expect(brotli.body.length).toBeLessThan(page.length / 10);
+    expect(brotli.headers["content-security-policy"]).toBe(securityHeaders["content-security-policy"]);
+
+    const gzipped = await rawGet(`${url}/stacks`, "gzip, br;q=0");
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    expect(decoded(gzipped)).toBe(page);
+
+    const plain = await rawGet(`${url}/stacks`);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toContain("Accept-Encoding");
+    expect(plain.body.toString("utf8")).toBe(page);
+  });
+
+  it("compresses the backend's JSON too", async () => {
+    const doc = await rawGet(`${url}/doc`, "br");
+    expect(doc.headers["content-encoding"]).toBe("br");
+    expect(JSON.parse(decoded(doc)).info.title).toBe("Stackgate API");
+  });
+
+  it("compresses a hashed asset once per encoding and lets browsers keep it for a year", async () => {
+    const before = cache.compressions;
+    const answers = [];
+    for (let visit = 0; visit < 3; visit++)
+      answers.push(await rawGet(`${url}/_astro/rows.Ab12Cd34.js`, "br"));
+    const gzipped = await rawGet(`${url}/_astro/rows.Ab12Cd34.js`, "gzip");
+    expect(cache.compressions - before).toBe(2);
+    for (const answer of [...answers, gzipped]) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+      expect(answer.headers.vary).toContain("Accept-Encoding");
+      expect(Number(answer.headers["content-length"])).toBe(answer.body.length);
+      expect(decoded(answer)).toBe(script);
+    }
+    expect(answers.map((answer) => answer.headers["content-encoding"])).toEqual(["br", "br", "br"]);
+    expect(answers[1]!.body.equals(answers[0]!.body)).toBe(true);
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    // The encoded bytes are another representation of the asset: only a weak validator fits them.
+    expect(answers[0]!.headers.etag).toBe('W/"rows-1"');
+    // The frontend is still asked every time: status codes and conditional requests stay its own.
+    expect(assetRequests.filter((path) => path.startsWith("/_astro/"))).toHaveLength(4);
+  });
+
+  it("leaves images, tiny answers and HEAD requests as they are", async () => {
+    const image = await rawGet(`${url}/picture.png`, "br");
+    expect(image.headers["content-encoding"]).toBeUndefined();
+    expect(image.body.equals(picture)).toBe(true);
+    const tiny = await rawGet(`${url}/tiny`, "br");
+    expect(tiny.headers["content-encoding"]).toBeUndefined();
+    expect(tiny.body.toString()).toBe("<p>tiny</p>");
+    const head = await fetch(`${url}/stacks`, { method: "HEAD", headers: { "accept-encoding": "br" } });
+    expect(head.headers.get("content-encoding")).toBeNull();
+  });
+
+  it("never compresses an event stream, whose first event arrives while it is still open", async () => {
+    const first = await new Promise<{ headers: IncomingHttpHeaders; chunk: string }>((resolve, reject) => {
+      const call = request(`${url}/events`, { headers: { "accept-encoding": "br, gzip" } }, (res) => {
+        res.once("data", (chunk: Buffer) => resolve({ headers: res.headers, chunk: chunk.toString("utf8") }));
+      });
+      call.on("error", reject);
+      call.end();
+    });
+    expect(first.headers["content-encoding"]).toBeUndefined();
+    expect(first.chunk.startsWith("data: xxx")).toBe(true);
+    releaseStream();
+  });
+});
 
 describe("gateway under floods", () => {
   it("keeps answering ordinary requests while 300 event streams are open", async () => {

@@ -2,6 +2,7 @@ import { Agent, createServer, type IncomingMessage, request, type ServerResponse
 import type { Duplex } from "node:stream";
 import { Readable } from "node:stream";
 import { createProxyServer } from "http-proxy-3";
+import { type CompressionCache, createCompressionCache, sendCompressed } from "./compression.ts";
 
 export interface GatewayOptions {
   backendUrl: string;
@@ -19,6 +20,8 @@ export interface GatewayOptions {
   bodyTimeoutMs?: number;
   /** Time the backend has to answer the readiness probe. */
   readyTimeoutMs?: number;
+  /** Where compressed assets are kept (a fresh one by default). */
+  compressionCache?: CompressionCache;
 }
 
 /** The backend's own limit (apps/backend/src/http.ts); the gateway enforces it before a byte reaches it. */
@@ -236,6 +239,7 @@ export function createGateway({
   headersTimeoutMs = 10_000,
   bodyTimeoutMs = 30_000,
   readyTimeoutMs = 2000,
+  compressionCache = createCompressionCache(),
 }: GatewayOptions) {
   // Reused connections to backend and frontend: a new TCP connection per request costs more than the
   // request. An idle one is dropped before the target's own keep-alive timeout (Node's default: 5 s)
@@ -250,13 +254,17 @@ export function createGateway({
   const proxy = createProxyServer({ xfwd: true, ws: false, agent, connectTimeout: 5000 });
   const streams = streamCounter(streamsPerClient);
 
-  proxy.on("proxyRes", (proxyRes) => {
+  proxy.on("proxyRes", (proxyRes, req, res) => {
     Object.assign(proxyRes.headers, securityHeaders);
     // Server-Sent Events pass through as they arrive: no buffering by anything in between.
     if (String(proxyRes.headers["content-type"] ?? "").startsWith("text/event-stream")) {
       proxyRes.headers["x-accel-buffering"] = "no";
       proxyRes.headers["cache-control"] = "no-cache, no-transform";
     }
+    // Everything but the known event streams is answered here (compressed where it pays); the
+    // streams keep the proxy's own pass-through.
+    if (!EVENT_STREAM_PATHS.has(new URL(req.url ?? "/", "http://gateway").pathname))
+      void sendCompressed(proxyRes, req, res as ServerResponse, compressionCache);
   });
 
   proxy.on("error", (error, req, res) => {
@@ -310,7 +318,12 @@ export function createGateway({
       delete req.headers["transfer-encoding"];
       buffer = Readable.from([outcome.body]);
     }
-    proxy.web(req, res, { target, buffer, agent: isStream ? streamAgent : agent });
+    proxy.web(req, res, {
+      target,
+      buffer,
+      agent: isStream ? streamAgent : agent,
+      selfHandleResponse: !isStream,
+    });
   }
 
   const server = createServer(
