@@ -5,14 +5,14 @@ import {
   type StandardOpenAPIJsonSerializer,
   StandardOpenAPISerializer,
 } from "@orpc/openapi-client/standard";
-import { type AnyRouter, ORPCError, onError, ValidationError } from "@orpc/server";
+import { type AnyRouter, ORPCError, onError } from "@orpc/server";
 import { FetchHandler, RPCHandler } from "@orpc/server/fetch";
 import { StandardHandler } from "@orpc/server/standard";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Auth } from "./auth/better-auth.ts";
 import { crossOriginGuard } from "./auth/origin-guard.ts";
-import { databaseOutage } from "./db/outage.ts";
+import { answeringDomainErrors, answerTo } from "./http-errors.ts";
 import { loadScalarBundle, referencePage } from "./openapi.ts";
 import type { Logger } from "./platform/logger.ts";
 
@@ -22,18 +22,6 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 const errorJson = (code: string, status: number, message: string) => ({ code, status, message });
-
-/** Turns a validation failure into a sentence naming each offending field. */
-function describeValidationError(error: ValidationError): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path
-        ?.map((segment) => (typeof segment === "object" ? segment.key : segment))
-        .join(".");
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join("; ");
-}
 
 /**
  * The REST API's answers are plain JSON values and Dates, which `JSON.stringify` writes exactly as
@@ -50,48 +38,24 @@ function restHandler<T extends object>(router: AnyRouter, options: OpenAPIHandle
   return new FetchHandler(standard, options);
 }
 
-async function explainValidationErrors<T>({ next }: { next: () => Promise<T> }): Promise<T> {
-  try {
-    return await next();
-  } catch (error) {
-    if (
-      error instanceof ORPCError &&
-      error.code === "BAD_REQUEST" &&
-      error.cause instanceof ValidationError
-    ) {
-      throw new ORPCError("BAD_REQUEST", {
-        message: describeValidationError(error.cause),
-        cause: error.cause,
-      });
-    }
-    throw error;
-  }
-}
-
-/** The one place a locked, full or failing database becomes an answer: 503 with what is wrong. */
-async function answerDatabaseOutages<T>({ next }: { next: () => Promise<T> }): Promise<T> {
-  try {
-    return await next();
-  } catch (error) {
-    const outage = databaseOutage(error);
-    if (outage)
-      throw new ORPCError("SERVICE_UNAVAILABLE", { status: 503, message: outage.message, cause: error });
-    throw error;
-  }
-}
-
 export function createHttpApp({
   auth,
   router,
   appUrl,
   logger,
   openApiDocument,
+  metricsEndpoint,
+  onRequest = () => {},
 }: {
   auth: Auth;
   router: AnyRouter;
   appUrl: string;
   logger: Logger;
   openApiDocument: unknown;
+  /** Answers `GET /metrics` (Prometheus). */
+  metricsEndpoint?: (request: Request) => Promise<Response>;
+  /** Told of every answered request (metrics). */
+  onRequest?: (method: string, path: string, status: number, seconds: number) => void;
 }) {
   const unexpected = (error: unknown) => {
     if (!(error instanceof ORPCError) || error.status === 500) {
@@ -104,11 +68,11 @@ export function createHttpApp({
   };
   const rpc = new RPCHandler(router, {
     eventIteratorKeepAliveInterval: 15_000,
-    clientInterceptors: [explainValidationErrors, answerDatabaseOutages],
+    clientInterceptors: [answeringDomainErrors],
     interceptors: [onError(unexpected)],
   });
   const rest = restHandler(router, {
-    clientInterceptors: [explainValidationErrors, answerDatabaseOutages],
+    clientInterceptors: [answeringDomainErrors],
     interceptors: [onError(unexpected)],
     // Deploy failures carry `success`, `stack` and `action` beside the message, for pipelines.
     customErrorResponseBodyEncoder: (error) => ({
@@ -124,15 +88,12 @@ export function createHttpApp({
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
+    const ms = performance.now() - started;
     logger.info(
-      {
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        ms: Math.round(performance.now() - started),
-      },
+      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms) },
       "request",
     );
+    onRequest(c.req.method, c.req.path, c.res.status, ms / 1000);
   });
 
   const limitBody = bodyLimit({
@@ -162,6 +123,7 @@ export function createHttpApp({
   });
 
   app.get("/doc", (c) => c.json(openApiDocument));
+  if (metricsEndpoint) app.get("/metrics", (c) => metricsEndpoint(c.req.raw));
   app.get("/reference", (c) => c.html(referencePage));
   app.get("/reference/scalar.js", (c) => {
     scalarBundle ??= loadScalarBundle();
@@ -171,10 +133,10 @@ export function createHttpApp({
 
   app.notFound((c) => c.json(errorJson("NOT_FOUND", 404, `No endpoint ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {
-    const outage = databaseOutage(error);
-    if (outage) {
-      logger.warn({ reason: outage.message, path: c.req.path }, "request not served");
-      return c.json(errorJson("SERVICE_UNAVAILABLE", 503, outage.message), 503);
+    const answer = answerTo(error);
+    if (answer && answer.status !== 500) {
+      logger.warn({ status: answer.status, reason: answer.message, path: c.req.path }, "request not served");
+      return c.json(errorJson(answer.code, answer.status, answer.message), answer.status as 400);
     }
     logger.error({ err: error }, "unhandled error");
     return c.json(errorJson("INTERNAL_SERVER_ERROR", 500, "Internal error; see the server log"), 500);

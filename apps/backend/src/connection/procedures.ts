@@ -1,6 +1,6 @@
 import { ORPCError } from "@orpc/server";
 import type { Implementer } from "../auth/procedures.ts";
-import { type ConnectionService, CredentialsInUrlError, CredentialsRejectedError } from "./service.ts";
+import type { ConnectionService } from "./service.ts";
 
 export function connectionProcedures(os: Implementer, { connection }: { connection: ConnectionService }) {
   return {
@@ -8,18 +8,7 @@ export function connectionProcedures(os: Implementer, { connection }: { connecti
       const updateStream = connection.updateStream();
       return { connection: connection.get(), ...(updateStream ? { updateStream } : {}) };
     }),
-    save: os.connection.save.handler(async ({ input }) => {
-      try {
-        return await connection.save(input);
-      } catch (error) {
-        if (error instanceof CredentialsInUrlError)
-          throw new ORPCError("BAD_REQUEST", { message: error.message });
-        if (error instanceof CredentialsRejectedError) {
-          throw new ORPCError("UNPROCESSABLE_CONTENT", { status: 422, message: error.message });
-        }
-        throw error;
-      }
-    }),
+    save: os.connection.save.handler(({ input }) => connection.save(input)),
     remove: os.connection.remove.handler(({ input }) => {
       if (!connection.remove(input.name)) {
         throw new ORPCError("NOT_FOUND", { message: `No Komodo connection named '${input.name}'` });

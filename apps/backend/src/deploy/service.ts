@@ -10,12 +10,21 @@ import { type KomodoClient, UpstreamError } from "../upstream/komodo-client.ts";
 
 export type DeployAction = "pull" | "redeploy" | "pull-redeploy";
 
-/** A deploy that did not succeed, with the HTTP status it is answered with. */
+/**
+ * Why a deploy did not succeed: Komodo refused or failed it, it could not be started or finished
+ * (no connection, no history, Stackgate stopping), Komodo did not finish it in time, or a bug.
+ */
+export type DeployFailureKind = "komodo-failed" | "unavailable" | "timed-out" | "unexpected";
+
+/** A deploy that did not succeed; the API's one error mapping (http-errors.ts) answers it. */
 export class DeployFailure extends Error {
-  readonly status: 502 | 503 | 504;
-  constructor(status: 502 | 503 | 504, message: string) {
+  readonly kind: DeployFailureKind;
+  readonly target: { stack: string; action: DeployAction };
+  constructor(kind: DeployFailureKind, message: string, target: { stack: string; action: DeployAction }) {
     super(message);
-    this.status = status;
+    this.name = "DeployFailure";
+    this.kind = kind;
+    this.target = target;
   }
 }
 
@@ -27,37 +36,40 @@ export const successMessage = (action: DeployAction, stack: string) =>
 /** The reason in-flight deploys are abandoned with when the backend stops. */
 class Shutdown extends Error {}
 
-interface Bounds {
+/** One deploy under way: what it does, and until when. */
+interface Attempt {
+  stack: string;
+  action: DeployAction;
   deadline: number;
   signal: AbortSignal;
 }
 
 /** Runs one execute call and follows its Update to completion; a failed Update is a failure. */
-async function step(client: KomodoClient, type: ExecuteStep, stack: string, { deadline, signal }: Bounds) {
+async function step(client: KomodoClient, type: ExecuteStep, { stack, action, deadline, signal }: Attempt) {
   try {
     await client.executeAndWait(type, { stack }, { deadline, signal });
   } catch (error) {
     if (error instanceof UpstreamError && error.kind === "failed-update") {
-      throw new DeployFailure(502, `${type} failed: ${error.message}`);
+      throw new DeployFailure("komodo-failed", `${type} failed: ${error.message}`, { stack, action });
     }
     throw error;
   }
 }
 
-async function redeploy(client: KomodoClient, stack: string, bounds: Bounds) {
-  const current = await client.findStack(stack);
-  if (current?.info.state !== "down") await step(client, "DestroyStack", stack, bounds);
-  await step(client, "DeployStack", stack, bounds);
+async function redeploy(client: KomodoClient, attempt: Attempt) {
+  const current = await client.findStack(attempt.stack);
+  if (current?.info.state !== "down") await step(client, "DestroyStack", attempt);
+  await step(client, "DeployStack", attempt);
 }
 
-type Plan = (client: KomodoClient, stack: string, bounds: Bounds) => Promise<void>;
+type Plan = (client: KomodoClient, attempt: Attempt) => Promise<void>;
 
 const plans: Record<DeployAction, Plan> = {
-  pull: (client, stack, bounds) => step(client, "PullStack", stack, bounds),
+  pull: (client, attempt) => step(client, "PullStack", attempt),
   redeploy,
-  "pull-redeploy": async (client, stack, bounds) => {
-    await step(client, "PullStack", stack, bounds);
-    await redeploy(client, stack, bounds);
+  "pull-redeploy": async (client, attempt) => {
+    await step(client, "PullStack", attempt);
+    await redeploy(client, attempt);
   },
 };
 
@@ -100,26 +112,30 @@ export function createDeployService({
   const inFlight = new Set<Promise<unknown>>();
   const interrupted = (action: DeployAction, stack: string) =>
     new DeployFailure(
-      503,
+      "unavailable",
       `Stackgate stopped before Komodo finished '${action}' of '${stack}'; check the stack in Komodo`,
+      { stack, action },
     );
 
   async function attempt(action: DeployAction, stack: string, deadline: number) {
     if (shutdown.signal.aborted) throw interrupted(action, stack);
     try {
-      await plans[action](connection.requireClient(), stack, { deadline, signal: shutdown.signal });
+      await plans[action](connection.requireClient(), { stack, action, deadline, signal: shutdown.signal });
     } catch (error) {
       if (error instanceof DeployFailure) throw error;
       if (error instanceof Shutdown) throw interrupted(action, stack);
-      if (error instanceof NoConnectionError) throw new DeployFailure(503, error.message);
+      if (error instanceof NoConnectionError)
+        throw new DeployFailure("unavailable", error.message, { stack, action });
       // The client's per-call limit and the deploy's deadline both end as "timeout"; only the latter is a 504.
       if (error instanceof UpstreamError && error.kind === "timeout" && Date.now() >= deadline) {
         throw new DeployFailure(
-          504,
+          "timed-out",
           `Komodo did not finish '${action}' of '${stack}' within ${Math.round(deployTimeoutMs / 1000)} s`,
+          { stack, action },
         );
       }
-      if (error instanceof UpstreamError) throw new DeployFailure(502, error.message);
+      if (error instanceof UpstreamError)
+        throw new DeployFailure("komodo-failed", error.message, { stack, action });
       throw error;
     }
   }
@@ -196,9 +212,10 @@ export function createDeployService({
         logger.warn({ stack, action, reason: outage.problem }, "deploy refused: the database is unavailable");
       else logger.error({ err: error, stack, action }, "deploy refused: the history could not be written");
       throw new DeployFailure(
-        503,
+        "unavailable",
         `${outage?.problem ?? "The history could not be written"}: '${action}' of '${stack}' was not ` +
           `started and nothing was sent to Komodo; ${outage?.advice ?? "see the server log"}`,
+        { stack, action },
       );
     }
     events.started(run);
@@ -213,7 +230,7 @@ export function createDeployService({
       failure =
         error instanceof DeployFailure
           ? error
-          : new DeployFailure(502, "Unexpected error; see the server log");
+          : new DeployFailure("unexpected", "Unexpected error; see the server log", { stack, action });
     }
     const message = failure ? failure.message : successMessage(action, stack);
     const finished = { ...run, success: !failure, message, finishedAt: new Date(clock.now()) };

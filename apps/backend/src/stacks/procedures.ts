@@ -1,6 +1,5 @@
 import { type Implementer, visibleStacks } from "../auth/procedures.ts";
 import type { Clock } from "../platform/clock.ts";
-import { answeringUpstreamFailures } from "../upstream/http-errors.ts";
 import type { StackService } from "./service.ts";
 
 export function stackProcedures(
@@ -8,24 +7,18 @@ export function stackProcedures(
   { stacks, clock, deployTimeoutMs }: { stacks: StackService; clock: Clock; deployTimeoutMs: number },
 ) {
   return {
-    list: os.stacks.list.handler(({ context }) =>
-      answeringUpstreamFailures(async () => {
-        const visible = visibleStacks(context.caller);
-        const listed = await stacks.list();
-        return { stacks: visible ? listed.filter((stack) => visible(stack.name)) : listed };
-      }),
-    ),
-    remove: os.stacks.remove.handler(({ input }) =>
-      answeringUpstreamFailures(async () => {
-        await stacks.remove(input.stack, clock.now() + deployTimeoutMs);
-        return { deleted: true as const, stack: input.stack };
-      }),
-    ),
-    setPollForUpdates: os.stacks.setPollForUpdates.handler(({ input }) =>
-      answeringUpstreamFailures(async () => {
-        await stacks.setPollForUpdates(input.stack, input.enabled);
-        return { stack: input.stack, enabled: input.enabled };
-      }),
-    ),
+    list: os.stacks.list.handler(async ({ context }) => {
+      const visible = visibleStacks(context.caller);
+      const listed = await stacks.list();
+      return { stacks: visible ? listed.filter((stack) => visible(stack.name)) : listed };
+    }),
+    remove: os.stacks.remove.handler(async ({ input }) => {
+      await stacks.remove(input.stack, clock.now() + deployTimeoutMs);
+      return { deleted: true as const, stack: input.stack };
+    }),
+    setPollForUpdates: os.stacks.setPollForUpdates.handler(async ({ input }) => {
+      await stacks.setPollForUpdates(input.stack, input.enabled);
+      return { stack: input.stack, enabled: input.enabled };
+    }),
   };
 }
