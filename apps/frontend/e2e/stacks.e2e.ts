@@ -219,6 +219,20 @@ describe("deploying from the list", () => {
     await toasts(page).getByText(`API Key: ${API_KEY_NAME} pulled the images of traefik`).waitFor();
     await traefik.getByText("Running", { exact: true }).waitFor();
   });
+
+  test("a pipeline's result on a stack the person just deployed is still shown; the person's own is toasted once", async () => {
+    const page = await openStacks();
+    await rowOf(page, "pihole").getByRole("button", { name: "Pull pihole", exact: true }).click();
+    await page
+      .getByRole("dialog", { name: "Pull the images of pihole?" })
+      .getByRole("button", { name: "Pull", exact: true })
+      .click();
+    await toasts(page).getByText("Pulled the images of pihole").waitFor();
+
+    expect((await deployWithKey(world.stackgate, world.apiKey, "pihole", "pull")).status).toBe(200);
+    await toasts(page).getByText(`API Key: ${API_KEY_NAME} pulled the images of pihole`).waitFor();
+    await expect(toasts(page).getByText("Ada Admin pulled the images of pihole").count()).resolves.toBe(0);
+  });
 });
 
 describe("a stack's page", () => {

@@ -31,7 +31,7 @@ export function OverviewPage({ lang, ...props }: OverviewPageProps) {
 
 function Overview({ userName, initialStacks }: Omit<OverviewPageProps, "lang">) {
   useRefreshOnDeployEvents();
-  useToastOtherDeploys();
+  useToastOtherDeploys(userName);
   return (
     <div className="flex flex-col gap-4">
       <StackCounters initialStacks={initialStacks} />

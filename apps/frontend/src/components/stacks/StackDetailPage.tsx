@@ -43,7 +43,7 @@ function StackDetail({ name, userName, initialStacks }: Omit<StackDetailPageProp
   const t = useT();
   const tIsolated = useTIsolated();
   useRefreshOnDeployEvents();
-  useToastOtherDeploys();
+  useToastOtherDeploys(userName);
   const { rows, stacksQuery } = useStackRows(initialStacks);
   const { scans, query: scansQuery } = useScansByImage();
   const runs = useLiveRuns(userName);

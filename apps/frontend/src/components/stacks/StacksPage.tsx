@@ -70,7 +70,7 @@ function StacksView({
 }: Omit<StacksPageProps, "lang">) {
   const t = useT();
   useRefreshOnDeployEvents();
-  useToastOtherDeploys();
+  useToastOtherDeploys(userName);
   useDeletedToast(deleted);
   const [search, setSearch] = useState(initialSearch);
   const [filter, setFilter] = useState(initialFilter);

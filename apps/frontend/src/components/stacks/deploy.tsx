@@ -8,7 +8,7 @@ import { ConfirmDialog } from "../ui/Dialog.tsx";
 import { errorMessage, errorStatus } from "../ui/request-error.ts";
 import { showToast } from "../ui/Toast.tsx";
 import { describeLoadError } from "./LoadProblem.tsx";
-import { DEPLOY_MUTATION_KEY, type DeployRequest, rememberOwnDeploy } from "./live-deploys.ts";
+import { DEPLOY_MUTATION_KEY, type DeployRequest } from "./live-deploys.ts";
 import { DEPLOY_ACTIONS, type DeployAction, type Stack } from "./model.ts";
 
 /** Why a deploy failed: Komodo's own words (502) or the deadline that passed (504), else as for reads. */
@@ -26,10 +26,7 @@ function useDeployMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: DEPLOY_MUTATION_KEY,
-    mutationFn: (request: DeployRequest) => {
-      rememberOwnDeploy(request.stack);
-      return api.deploy.run(request);
-    },
+    mutationFn: (request: DeployRequest) => api.deploy.run(request),
     onSuccess: (_answer, { stack, action }) => {
       showToast({ tone: "success", title: tIsolated(`stacks.deploy.done.${action}`, { stack }) });
     },
@@ -40,8 +37,7 @@ function useDeployMutation() {
         description: deployFailureReason(error, t),
       });
     },
-    onSettled: (_answer, _error, { stack }) => {
-      rememberOwnDeploy(stack);
+    onSettled: () => {
       // The live `finished` event refreshes too; this covers a tab whose event stream is reconnecting.
       void queryClient.invalidateQueries({ queryKey: orpc.stacks.key() });
       void queryClient.invalidateQueries({ queryKey: orpc.history.key() });

@@ -1,5 +1,5 @@
 import { useMutationState, useQueryClient } from "@tanstack/react-query";
-import { useMemo } from "react";
+import { useMemo, useRef } from "react";
 import { orpc } from "../../lib/api.ts";
 import {
   type DeployEvent,
@@ -27,19 +27,20 @@ export interface DeployRequest {
 export type LiveRun = Pick<DeployRun, "stack" | "action" | "actorName" | "via" | "startedAt" | "source">;
 
 /**
- * Stacks this tab deployed recently. Their `finished` events are not toasted again: this tab already
- * reports the result of its own request, and the event may arrive just before or after the answer.
+ * The runs this tab started, by id: their `finished` events are not toasted again, since this tab
+ * reports the answer to its own request. A run is this tab's when its `started` event (or the
+ * `subscribed` list, after a reconnect) names this person's session on a stack and action this tab
+ * has a request pending for. A pipeline's or a teammate's run on the same stack has its own id and
+ * is toasted.
  */
-const ownDeploys = new Map<string, number>();
-const OWN_DEPLOY_MEMORY_MS = 10_000;
+const ownRunIds = new Set<string>();
 
-export function rememberOwnDeploy(stack: string) {
-  ownDeploys.set(stack, Date.now());
-}
-
-function isOwnDeploy(stack: string): boolean {
-  const at = ownDeploys.get(stack);
-  return at !== undefined && Date.now() - at < OWN_DEPLOY_MEMORY_MS;
+function claimIfOwn(run: DeployRun, userName: string, pending: DeployRequest[]) {
+  const mine =
+    run.via === "session" &&
+    run.actorName === userName &&
+    pending.some((request) => request.stack === run.stack && request.action === run.action);
+  if (mine) ownRunIds.add(run.id);
 }
 
 /** This tab's deploy requests still waiting for their answer. */
@@ -82,11 +83,22 @@ export function useLiveRuns(userName: string): Map<string, LiveRun> {
  * Toasts the result of deploys started elsewhere (pipelines, teammates, and in Komodo itself) while
  * the page is open. A run from Komodo is not in the history, so only the stacks are fetched again.
  */
-export function useToastOtherDeploys() {
+export function useToastOtherDeploys(userName: string) {
   const tIsolated = useTIsolated();
   const queryClient = useQueryClient();
+  const pending = usePendingRequests();
+  const pendingNow = useRef(pending);
+  pendingNow.current = pending;
   const toast = (event: DeployEvent) => {
-    if (event.type !== "finished" || isOwnDeploy(event.run.stack)) return;
+    if (event.type === "subscribed") {
+      for (const run of event.running) claimIfOwn(run, userName, pendingNow.current);
+      return;
+    }
+    if (event.type === "started") {
+      claimIfOwn(event.run, userName, pendingNow.current);
+      return;
+    }
+    if (ownRunIds.delete(event.run.id)) return;
     const { run } = event;
     const params = { actor: run.actorName, stack: run.stack };
     if (run.success) {
