@@ -16,6 +16,8 @@ import { eventProcedures } from "./events/procedures.ts";
 import { historyProcedures } from "./history/procedures.ts";
 import { createHistoryService } from "./history/service.ts";
 import { createHttpApp } from "./http.ts";
+import { metricsEndpoint } from "./metrics/endpoint.ts";
+import { createMetrics } from "./metrics/metrics.ts";
 import { notifyProcedures } from "./notify/procedures.ts";
 import { createNotifyService } from "./notify/service.ts";
 import { generateOpenApiDocument } from "./openapi.ts";
@@ -67,18 +69,20 @@ export async function createBackend({
     stacks,
     trivy: config.trivy,
     sweep: config.sweep,
-    onFinished: (finished, stacksUsing) =>
-      finished.outcome === "done"
-        ? notify.imageScanned({
-            image: finished.image,
-            previous: finished.previous,
-            vulnerabilities: finished.report.vulnerabilities,
-            stacksUsing,
-          })
-        : undefined,
+    onFinished: (finished, stacksUsing) => {
+      metrics.scanFinished(finished);
+      if (finished.outcome !== "done") return;
+      return notify.imageScanned({
+        image: finished.image,
+        previous: finished.previous,
+        vulnerabilities: finished.report.vulnerabilities,
+        stacksUsing,
+      });
+    },
   });
+  const metrics = createMetrics({ events, scans, connection });
   const deploy = createDeployService({
-    connection,
+    connection: metrics.timedConnection(connection),
     history,
     events,
     clock,
@@ -91,7 +95,8 @@ export async function createBackend({
   // Start-up's writes are done: from here on a locked database is answered 503 within moments.
   database.serving();
 
-  const os = createImplementer(createAuthenticator({ auth, apiKeys }));
+  const authenticate = createAuthenticator({ auth, apiKeys });
+  const os = createImplementer(authenticate);
   const router = os.router({
     apikeys: apiKeyProcedures(os, { apiKeys, clock }),
     connection: connectionProcedures(os, { connection }),
@@ -105,6 +110,8 @@ export async function createBackend({
   const app = createHttpApp({
     auth,
     router,
+    metricsEndpoint: metricsEndpoint({ authenticate, metrics }),
+    onRequest: metrics.httpRequest,
     appUrl: config.appUrl,
     logger,
     openApiDocument: await generateOpenApiDocument(readVersion()),
@@ -127,6 +134,7 @@ export async function createBackend({
       komodoRuns.close();
       events.close();
       await scans.close();
+      metrics.close();
       connection.close();
       apiKeys.close();
       history.close();

@@ -66,7 +66,7 @@ export const securityHeaders: Record<string, string> = {
 };
 
 const BACKEND_PREFIXES = ["/api/", "/rpc/", "/reference/"];
-const BACKEND_PATHS = new Set(["/doc", "/reference"]);
+const BACKEND_PATHS = new Set(["/doc", "/reference", "/metrics"]);
 
 /** Long-lived answers: the REST event stream and the dashboard's oRPC subscription. */
 const EVENT_STREAM_PATHS = new Set(["/api/v0/deploy/events", "/rpc/deploy/events"]);

@@ -15,8 +15,12 @@ export function createDeployEventBus() {
   const listeners = new Set<Listener>();
   const closeHandlers = new Set<() => void>();
 
+  /** Listeners that are not event streams (metrics): not counted by `listenerCount`. */
+  const observers = new Set<Listener>();
+
   const publish = (event: DeployEvent) => {
     for (const listener of listeners) listener(event);
+    for (const observer of observers) observer(event);
   };
 
   return {
@@ -35,6 +39,11 @@ export function createDeployEventBus() {
       return { running: [...running.values()], unsubscribe: () => listeners.delete(listener) };
     },
     listenerCount: () => listeners.size,
+    /** Hears every event without counting as a subscriber; returns the function that stops it. */
+    observe(observer: Listener) {
+      observers.add(observer);
+      return () => observers.delete(observer);
+    },
     /** Registers what to do when the bus closes (shutdown): event streams end there. */
     onClose(handler: () => void) {
       closeHandlers.add(handler);

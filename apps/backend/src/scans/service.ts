@@ -226,6 +226,13 @@ export function createScanService({
     /** How many scans wait and how many run right now. */
     queueSize: () => queue.size(),
 
+    /** Each stored image's severity counts (those of its last successful scan). */
+    vulnerabilityCounts: () =>
+      [...store.summaries()].map(
+        ([image, { critical, high, medium, low, unknown }]) =>
+          [image, { critical, high, medium, low, unknown }] as const,
+      ),
+
     /** Stops the sweeps and the queue; waiting and running scans are stored as interrupted. */
     async close() {
       sweeps.stop();
