@@ -101,11 +101,11 @@ type Role = "backend" | "gateway" | "frontend" | "supervisor" | "shell";
 function stackgateTree(rootPid: number) {
   const roles = new Map<Role, number>();
   for (const { pid, args } of descendants(rootPid)) {
-    if (/supervisor\.mjs|scripts\/start/.test(args)) roles.set("supervisor", pid);
+    if (/^(\/bin\/)?sh /.test(args)) roles.set("shell", pid);
+    else if (/supervisor\.mjs|scripts\/start/.test(args)) roles.set("supervisor", pid);
     else if (/entry\.mjs/.test(args)) roles.set("frontend", pid);
     else if (/backend\/(src\/)?main\.m?[jt]s/.test(args)) roles.set("backend", pid);
     else if (/gateway\/(src\/)?main\.m?[jt]s/.test(args)) roles.set("gateway", pid);
-    else if (/^(\/bin\/)?sh /.test(args)) roles.set("shell", pid);
   }
   return roles;
 }
@@ -325,6 +325,33 @@ async function timeListing() {
 const listing = await timeListing();
 
 // ---------------------------------------------------------------------------------------------
+// Peak during deploy bursts
+
+const stackNames = (
+  JSON.parse((await request(`${gatewayUrl}/api/v0/stacks`, withKey())).text) as { stacks: { name: string }[] }
+).stacks.map((stack) => stack.name);
+const backendPid = pidOf("backend");
+// Resets VmHWM, so the peak read afterwards is the bursts'.
+writeFileSync(`/proc/${backendPid}/clear_refs`, "5");
+let burstFailures = 0;
+let deploysPerSecond = 0;
+for (let burst = 0; burst < BURSTS; burst++) {
+  const started = performance.now();
+  await Promise.all(
+    stackNames.map(async (stack) => {
+      const { status, text } = await request(`${gatewayUrl}/api/v0/deploy`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": apiKey },
+        body: JSON.stringify({ stack, action: "pull" }),
+      });
+      if (status !== 200 || (JSON.parse(text) as { success?: boolean }).success !== true) burstFailures++;
+    }),
+  );
+  deploysPerSecond = Math.max(deploysPerSecond, stackNames.length / ((performance.now() - started) / 1000));
+}
+const burstPeak = memoryOf(backendPid).peak;
+
+// ---------------------------------------------------------------------------------------------
 // 5,000 event streams
 
 function openStream(): Promise<IncomingMessage> {
@@ -381,33 +408,6 @@ if (openFileLimit() < NEEDED_OPEN_FILES) {
   const after = await settledRss(backend, 60_000);
   streamFigures = { before, open, after, openedInSeconds };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Peak during deploy bursts
-
-const stackNames = (
-  JSON.parse((await request(`${gatewayUrl}/api/v0/stacks`, withKey())).text) as { stacks: { name: string }[] }
-).stacks.map((stack) => stack.name);
-const backendPid = pidOf("backend");
-// Resets VmHWM, so the peak read afterwards is the bursts'.
-writeFileSync(`/proc/${backendPid}/clear_refs`, "5");
-let burstFailures = 0;
-let deploysPerSecond = 0;
-for (let burst = 0; burst < BURSTS; burst++) {
-  const started = performance.now();
-  await Promise.all(
-    stackNames.map(async (stack) => {
-      const { status, text } = await request(`${gatewayUrl}/api/v0/deploy`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-api-key": apiKey },
-        body: JSON.stringify({ stack, action: "pull" }),
-      });
-      if (status !== 200 || (JSON.parse(text) as { success?: boolean }).success !== true) burstFailures++;
-    }),
-  );
-  deploysPerSecond = Math.max(deploysPerSecond, stackNames.length / ((performance.now() - started) / 1000));
-}
-const burstPeak = memoryOf(backendPid).peak;
 
 await stop(stackgate);
 running.delete(stackgate);

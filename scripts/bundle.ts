@@ -7,9 +7,9 @@
 // - Scalar's browser bundle, the one file of Scalar that the reference page serves.
 // Usage: node scripts/bundle.ts [outDir]   (default: dist/bundle)
 import { cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 
 const root = join(import.meta.dirname, "..");
 const outDir = resolve(root, process.argv[2] ?? "dist/bundle");
@@ -18,6 +18,28 @@ const require = createRequire(join(root, "apps/backend/package.json"));
 // Bundled CommonJS dependencies call `require`, which an ES module does not have by itself.
 const banner = {
   js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+};
+
+/**
+ * Node's built-in modules reached through `require` instead of `import`. An `import` of a built-in
+ * reads every export once, and some are getters that load a whole subsystem: `node:http`'s
+ * `WebSocket` loads undici (about 10 MiB and 100 ms of start-up), `node:crypto`'s `webcrypto` the Web
+ * Crypto API; behind `require`, each export is read when the code uses it.
+ */
+const builtinsThroughRequire: Plugin = {
+  name: "builtins-through-require",
+  setup(build) {
+    const builtins = new Set(builtinModules);
+    build.onResolve({ filter: /^[a-z_/:]+$/ }, ({ path, kind }) => {
+      const name = path.replace(/^node:/, "");
+      if (kind !== "import-statement" || !builtins.has(name)) return undefined;
+      return { path: `node:${name}`, namespace: "builtin-through-require" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "builtin-through-require" }, ({ path }) => ({
+      contents: `module.exports = require(${JSON.stringify(path)});`,
+      loader: "js",
+    }));
+  },
 };
 
 async function bundle(entryPoints: Record<string, string>, outdir: string, external: string[] = []) {
@@ -36,6 +58,7 @@ async function bundle(entryPoints: Record<string, string>, outdir: string, exter
     legalComments: "none",
     banner,
     external,
+    plugins: [builtinsThroughRequire],
     logLevel: "warning",
   });
 }
