@@ -57,6 +57,32 @@ function readScalarBundle(): Buffer {
 }
 
 /**
+ * Stackgate's palette for Scalar (apps/frontend/src/styles/global.css): text and method colours that
+ * pass WCAG AA (4.5:1) on every background Scalar uses, and 24 px targets for the sidebar's group
+ * toggles (WCAG 2.2 target size). Kept free of quotes and ampersands: it travels in an HTML attribute.
+ */
+const referenceCss = `
+.light-mode {
+  --scalar-background-1: #ffffff; --scalar-background-2: #f4f5f7; --scalar-background-3: #eef0f3;
+  --scalar-border-color: #dde1e7;
+  --scalar-color-1: #121722; --scalar-color-2: #4d5666; --scalar-color-3: #4d5666;
+  --scalar-color-accent: #1d4ed8; --scalar-color-blue: #1d4ed8; --scalar-color-green: #166534;
+  --scalar-color-red: #b91c1c; --scalar-color-orange: #a3510a; --scalar-color-yellow: #a3510a;
+  --scalar-color-purple: #86198f;
+}
+.dark-mode {
+  --scalar-background-1: #141820; --scalar-background-2: #0c0f14; --scalar-background-3: #1b2029;
+  --scalar-border-color: #272d38;
+  --scalar-color-1: #e7eaf0; --scalar-color-2: #a1a9b8; --scalar-color-3: #a1a9b8;
+  --scalar-color-accent: #7cb0ff; --scalar-color-blue: #7cb0ff; --scalar-color-green: #4ade80;
+  --scalar-color-red: #ff8a8a; --scalar-color-orange: #fbbf24; --scalar-color-yellow: #fbbf24;
+  --scalar-color-purple: #f0a8ff;
+}
+.request-body-required, .property-required { color: var(--scalar-color-orange); }
+li[data-sidebar-id] > div > button { min-width: 24px; min-height: 24px; }
+`;
+
+/**
  * Scalar's configuration: nothing of the cloud. On a local address Scalar turns on its AI agent
  * ("Ask AI" would upload the API document to Scalar's servers), the MCP button and the developer
  * toolbar (Share, Deploy); the client button opens Scalar's web client. Fonts would come from its CDN.
@@ -69,6 +95,7 @@ export const scalarConfiguration = {
   agent: { disabled: true },
   mcp: { disabled: true },
   telemetry: false,
+  customCss: referenceCss,
 } as const;
 
 export const referencePage = `<!doctype html>
