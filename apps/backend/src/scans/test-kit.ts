@@ -8,6 +8,7 @@ import { join } from "node:path";
 import {
   type KomodoSimulator,
   readStandInTrivyRuns,
+  type ServerFaults,
   type StackSeed,
   standInTrivyPath,
   startKomodoSimulator,
@@ -54,17 +55,19 @@ export async function startScanBench({
   stacks,
   env = {},
   clock,
+  komodoFaults,
 }: {
   stacks: StackSeed[];
   env?: Record<string, string>;
   clock?: Clock;
+  komodoFaults?: ServerFaults;
 }): Promise<ScanBench> {
   const logDir = mkdtempSync(join(tmpdir(), "stackgate-scans-"));
   const runLog = join(logDir, "trivy-runs.jsonl");
   process.env.STANDIN_TRIVY_LOG = runLog;
   const backendEnv = { TRIVY_BIN: standInTrivyPath, ...env };
 
-  const komodo = await startKomodoSimulator({ stacks });
+  const komodo = await startKomodoSimulator({ stacks, faults: komodoFaults });
   let app = await startTestBackend({ env: backendEnv, clock });
   const cookie = await app.signIn();
   await app.connectKomodo(cookie, komodo);
