@@ -105,6 +105,28 @@ export function scopeOf(draft: ScopeDraft): KeyScope | undefined {
 const toggle = <T,>(list: T[], item: T, on: boolean) =>
   on ? [...new Set([...list, item])] : list.filter((entry) => entry !== item);
 
+function Checkbox({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <label className="inline-flex min-h-6 items-center gap-2 text-sm">
+      <input
+        type="checkbox"
+        className="size-4 accent-current"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      {label}
+    </label>
+  );
+}
+
 function CheckboxGroup<T extends string>({
   legend,
   options,
@@ -123,15 +145,12 @@ function CheckboxGroup<T extends string>({
       <legend className="mb-1 text-sm font-medium">{legend}</legend>
       <div className="flex flex-wrap gap-x-4 gap-y-1.5">
         {options.map((option) => (
-          <label key={option} className="inline-flex min-h-6 items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="size-4 accent-current"
-              checked={selected.includes(option)}
-              onChange={(event) => onChange(toggle(selected, option, event.target.checked))}
-            />
-            {label(option)}
-          </label>
+          <Checkbox
+            key={option}
+            label={label(option)}
+            checked={selected.includes(option)}
+            onChange={(checked) => onChange(toggle(selected, option, checked))}
+          />
         ))}
       </div>
     </fieldset>
@@ -180,15 +199,11 @@ export function ScopeFields({
             label={(area) => t(`settings.keys.read.${area}`)}
             onChange={(read) => onChange({ ...draft, read })}
           />
-          <label className="inline-flex min-h-6 items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="size-4 accent-current"
-              checked={draft.metrics}
-              onChange={(event) => onChange({ ...draft, metrics: event.target.checked })}
-            />
-            {t("settings.keys.limitMetrics")}
-          </label>
+          <Checkbox
+            label={t("settings.keys.limitMetrics")}
+            checked={draft.metrics}
+            onChange={(metrics) => onChange({ ...draft, metrics })}
+          />
         </div>
       )}
     </div>
