@@ -47,17 +47,23 @@ export const notifySettingsInput = z.strictObject({
         "a token is never sent to another server); null or empty to remove it.",
     }),
   enabled: z.boolean(),
-  vulnerabilityAlerts: z.boolean().optional().meta({
-    description:
-      "Also alert, once per image, when a scan finds vulnerabilities at or above `vulnerabilitySeverity` " +
-      "that the image's previous successful scan did not have. Omitted: keep the saved choice (default off).",
-  }),
+  vulnerabilityAlerts: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        "Also alert, once per image, when a scan finds vulnerabilities at or above `vulnerabilitySeverity` " +
+        "that the image's previous successful scan did not have. Omitted: keep the saved choice (default off).",
+    }),
   vulnerabilitySeverity: vulnerabilitySeverity.optional(),
-  alertOnFirstScan: z.boolean().optional().meta({
-    description:
-      "Whether an image's first successful scan alerts too (every finding is new then). Omitted: keep the " +
-      "saved choice (default off).",
-  }),
+  alertOnFirstScan: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        "Whether an image's first successful scan alerts too (every finding is new then). Omitted: keep the " +
+        "saved choice (default off).",
+    }),
 });
 
 const testSettingsInput = notifySettingsInput
