@@ -11,26 +11,28 @@ import { useWriteOnlySubmit } from "./useWriteOnlySubmit.ts";
 export function CreateApiKeyForm({ onCreated }: { onCreated: () => void }) {
   const t = useT();
   const hydrated = useHydrated();
-  const [name, setName] = useState("");
+  // Name and expiry are read from the form when it is sent, never held in state: what a person
+  // typed before the page became interactive is kept, since hydration has no value to replace it with.
   const [scope, setScope] = useState(fullScopeDraft);
-  const [expiry, setExpiry] = useState("");
   const hintId = useId();
   // The full key lives only in this state, from the answer until the dialog is closed.
   const create = useWriteOnlySubmit(api.apikeys.create);
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (create.pending) return;
+    const form = event.currentTarget;
+    const fields = new FormData(form);
+    const expiry = String(fields.get("expiry") ?? "");
     const created = await create.submit({
-      name,
+      name: String(fields.get("name") ?? ""),
       scope: scopeOf(scope),
       // The end of the chosen day, where the person is.
       expiresAt: expiry ? new Date(`${expiry}T23:59:59.999`).toISOString() : undefined,
     });
     if (!created) return;
-    setName("");
+    form.reset();
     setScope(fullScopeDraft());
-    setExpiry("");
     onCreated();
   };
 
@@ -41,8 +43,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: () => void }) {
           <TextField
             label={t("settings.keys.newName")}
             aria-describedby={hintId}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
+            name="name"
             required
             maxLength={64}
             autoComplete="off"
@@ -52,9 +53,8 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: () => void }) {
             type="date"
             label={t("settings.keys.expiry")}
             title={t("settings.keys.expiryHint")}
-            value={expiry}
+            name="expiry"
             min={new Date().toISOString().slice(0, 10)}
-            onChange={(event) => setExpiry(event.target.value)}
             className="w-44"
           />
           <Button type="submit" loading={create.pending} disabled={!hydrated} icon={<PlusIcon />}>
