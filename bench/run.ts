@@ -3,8 +3,8 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
 const benchmarks = ["api.ts", "sweep.ts", "flood.ts", "deploy-latency.ts", "footprint.ts"];
-// Issue 17: bytes per visit with and without compression.
-benchmarks.push("transfer.ts");
+// Issue 17: bytes per visit with and without compression; Lighthouse scores against the targets.
+benchmarks.push("transfer.ts", "lighthouse.ts");
 let failed = false;
 for (const benchmark of benchmarks) {
   console.log(`\n=== bench/${benchmark} ===`);

@@ -1,0 +1,124 @@
+/**
+ * Issue 17's Lighthouse figures: mobile and desktop scores of the sign-in page, the overview, the
+ * stack list and a stack's page, next to the targets (accessibility 100, best practices 100, mobile
+ * performance ≥ 90, cumulative layout shift ≤ 0.1). Lighthouse runs offline against the local
+ * Chromium, on the backend, the built frontend and the gateway (with the demo banner) in front of the
+ * Komodo simulator's 20 stacks. Needs Chromium (CHROME_PATH or /usr/bin/chromium).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { launch } from "chrome-launcher";
+import lighthouse, { desktopConfig } from "lighthouse";
+import { freePort, machine, root, startProcess, startStackgate, stopProcesses } from "./lib.ts";
+
+const chromiumPath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+if (!existsSync(chromiumPath)) {
+  console.log(`SKIPPED: no Chromium at ${chromiumPath} (set CHROME_PATH)`);
+  process.exit(0);
+}
+
+const dist = join(root, "node_modules/.cache/bench-lighthouse-dist");
+const build = spawnSync(
+  process.execPath,
+  [join(root, "node_modules/astro/bin/astro.mjs"), "build", "--root", join(root, "apps/frontend")],
+  { env: { ...process.env, STACKGATE_FRONTEND_DIST: dist, ASTRO_TELEMETRY_DISABLED: "1" }, stdio: "ignore" },
+);
+if (build.status !== 0) throw new Error("building the frontend failed (run astro build to see why)");
+
+const frontendPort = await freePort();
+const frontendUrl = `http://127.0.0.1:${frontendPort}`;
+const stackgate = await startStackgate({ stacks: 20, gatewayEnv: { FRONTEND_URL: frontendUrl } });
+await startProcess(
+  join(dist, "server/entry.mjs").slice(root.length + 1),
+  [],
+  { HOST: "127.0.0.1", PORT: String(frontendPort), BACKEND_URL: stackgate.gatewayUrl, STACKGATE_DEMO: "1" },
+  `${frontendUrl}/favicon.svg`,
+);
+const base = stackgate.gatewayUrl;
+
+const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
+  method: "POST",
+  headers: { "content-type": "application/json", origin: base },
+  body: JSON.stringify({ email: "admin@stackgate.local", password: "bench-password-123" }),
+});
+const cookie = signIn.headers
+  .getSetCookie()
+  .map((header) => header.split(";")[0])
+  .join("; ");
+const listing = (await (
+  await fetch(`${base}/api/v0/stacks`, { headers: { "x-api-key": stackgate.apiKey } })
+).json()) as { stacks: { name: string }[] };
+const stackName = listing.stacks[0]?.name ?? "";
+
+const chrome = await launch({
+  chromePath: chromiumPath,
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+});
+
+interface Scores {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  cls: number;
+}
+
+async function audit(path: string, signedIn: boolean, form: "mobile" | "desktop"): Promise<Scores> {
+  const result = await lighthouse(
+    base + path,
+    {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility", "best-practices"],
+      extraHeaders: signedIn ? { Cookie: cookie } : undefined,
+    },
+    form === "desktop" ? desktopConfig : undefined,
+  );
+  if (!result) throw new Error(`Lighthouse returned nothing for ${path}`);
+  const { categories, audits } = result.lhr;
+  const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+  return {
+    performance: score("performance"),
+    accessibility: score("accessibility"),
+    bestPractices: score("best-practices"),
+    cls: audits["cumulative-layout-shift"]?.numericValue ?? Number.NaN,
+  };
+}
+
+const pages = [
+  { name: "sign-in", path: "/sign-in", signedIn: false },
+  { name: "overview", path: "/", signedIn: true },
+  { name: "stacks", path: "/stacks", signedIn: true },
+  { name: "a stack", path: `/stacks/${stackName}`, signedIn: true },
+];
+
+const mark = (ok: boolean) => (ok ? "" : " ✗");
+console.log(
+  `Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version}, ${machine()}`,
+);
+console.log("Targets: accessibility 100, best practices 100, mobile performance ≥ 90, layout shift ≤ 0.1");
+console.log("page      | form    | performance | accessibility | best practices | layout shift");
+console.log("----------|---------|-------------|---------------|----------------|-------------");
+let missed = 0;
+for (const { name, path, signedIn } of pages) {
+  // A warm-up visit, so the one measured finds the gateway's compressed assets and Komodo's answers ready.
+  await fetch(base + path, { headers: signedIn ? { cookie } : {} }).then((response) => response.text());
+  for (const form of ["mobile", "desktop"] as const) {
+    const scores = await audit(path, signedIn, form);
+    const ok = {
+      performance: form === "desktop" || scores.performance >= 90,
+      accessibility: scores.accessibility === 100,
+      bestPractices: scores.bestPractices === 100,
+      cls: scores.cls <= 0.1,
+    };
+    missed += Object.values(ok).filter((value) => !value).length;
+    console.log(
+      `${name.padEnd(9)} | ${form.padEnd(7)} | ${`${scores.performance}${mark(ok.performance)}`.padStart(11)} | ${`${scores.accessibility}${mark(ok.accessibility)}`.padStart(13)} | ${`${scores.bestPractices}${mark(ok.bestPractices)}`.padStart(14)} | ${`${scores.cls.toFixed(3)}${mark(ok.cls)}`.padStart(12)}`,
+    );
+  }
+}
+console.log(missed === 0 ? "Every target met." : `${missed} figure(s) miss their target (✗).`);
+
+chrome.kill();
+await stopProcesses();
