@@ -136,11 +136,14 @@ export async function startStackgate({
   keyName = "bench",
   backendEnv = {},
   gatewayEnv = {},
+  backendScript = "apps/backend/src/main.ts",
 }: {
   stacks: number;
   keyName?: string;
   backendEnv?: Record<string, string>;
   gatewayEnv?: Record<string, string>;
+  /** The backend's entry point: its TypeScript sources, or the single-file build `npm start` runs. */
+  backendScript?: string;
 }) {
   const [komodoPort, backendPort, gatewayPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const komodoUrl = `http://127.0.0.1:${komodoPort}`;
@@ -164,7 +167,7 @@ export async function startStackgate({
     `${komodoUrl}/version`,
   );
   const backend = await startProcess(
-    "apps/backend/src/main.ts",
+    backendScript,
     [],
     {
       BACKEND_PORT: String(backendPort),
