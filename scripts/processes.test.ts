@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
@@ -28,12 +29,17 @@ const misconfigured = child(
 const supervisorFile = join(directory, "supervisor.mjs");
 
 function launch(
-  specs: Array<{ name: string; file: string }>,
+  specs: Array<{ name: string; file: string; startWhenAnswering?: string }>,
   options: SupervisorOptions = {},
   how: "runTogether" | "superviseInFreshNode" = "runTogether",
 ) {
   const specsSource = JSON.stringify(
-    specs.map((spec, index) => ({ name: spec.name, args: [spec.file], color: 31 + index })),
+    specs.map((spec, index) => ({
+      name: spec.name,
+      args: [spec.file],
+      color: 31 + index,
+      startWhenAnswering: spec.startWhenAnswering,
+    })),
   );
   const call =
     how === "runTogether"
@@ -151,4 +157,32 @@ it("supervises from a fresh Node in the launcher's own process, which signals st
   run.process.kill("SIGTERM");
   expect(await run.exited).toBe(0);
   expect(run.output()).toContain("steady got SIGTERM");
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+it("starts a process that waits for a URL only once that URL answers", async () => {
+  const port = await freePort();
+  const server = child(
+    "slow-server",
+    `import { createServer } from "node:http";
+     setTimeout(() => createServer((q, r) => r.end("ok")).listen(${port}, "127.0.0.1", () => console.log("server listening")), 300);
+     process.on("SIGTERM", () => process.exit(0));`,
+  );
+  const run = launch([
+    { name: "dependent", file: steady, startWhenAnswering: `http://127.0.0.1:${port}/` },
+    { name: "server", file: server },
+  ]);
+  await expect.poll(() => run.output(), patiently).toContain("steady up");
+  const output = run.output();
+  expect(output.indexOf("server listening")).toBeGreaterThan(-1);
+  expect(output.indexOf("server listening")).toBeLessThan(output.indexOf("steady up"));
+  run.process.kill("SIGTERM");
+  expect(await run.exited).toBe(0);
 });

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { stripTypeScriptTypes } from "node:module";
+import { createRequire, stripTypeScriptTypes } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -9,6 +9,29 @@ export interface ProcessSpec {
   args: string[];
   env?: Record<string, string | undefined>;
   color: number;
+  /**
+   * Started only once this URL answers (any HTTP status), or after 10 s without an answer: on a
+   * machine with few cores, the process it depends on gets them to itself while it starts.
+   */
+  startWhenAnswering?: string;
+}
+
+/** Resolves once `url` answers over HTTP, or after `timeoutMs`. */
+function whenAnswering(url: string, timeoutMs: number): Promise<void> {
+  // Through require: an `import` of node:http would load undici into the supervisor (about 10 MiB).
+  const http = createRequire(import.meta.url)("node:http") as typeof import("node:http");
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve) => {
+    const attempt = () => {
+      if (Date.now() > deadline) return resolve();
+      const probe = http.get(url, (response) => {
+        response.resume();
+        resolve();
+      });
+      probe.on("error", () => setTimeout(attempt, 20));
+    };
+    attempt();
+  });
 }
 
 /** Prefixes every line a child prints with its name, so interleaved logs stay readable. */
@@ -105,7 +128,11 @@ export function runTogether(
     });
   };
 
-  for (const spec of specs) start(spec, 0);
+  for (const spec of specs) {
+    if (spec.startWhenAnswering)
+      void whenAnswering(spec.startWhenAnswering, 10_000).then(() => stopping || start(spec, 0));
+    else start(spec, 0);
+  }
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {

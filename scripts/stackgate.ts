@@ -85,6 +85,8 @@ export function stackgateProcesses(env: NodeJS.ProcessEnv = process.env): Proces
       args: [...v8Flags, frontendEntry],
       env: { HOST: "127.0.0.1", PORT: frontendPort, BACKEND_URL: backendUrl },
       color: 35,
+      // The dashboard's pages need the backend; its start-up would take half the CPU from the API's.
+      startWhenAnswering: backendUrl,
     },
     {
       name: "gateway",
