@@ -25,6 +25,7 @@ import { type Clock, systemClock } from "./platform/clock.ts";
 import { type Config, resolveAuthSecret } from "./platform/config.ts";
 import type { Logger } from "./platform/logger.ts";
 import { createSecretBox } from "./platform/secret-box.ts";
+import { createStackLanes } from "./platform/stack-lanes.ts";
 import { readVersion } from "./platform/version.ts";
 import { scanProcedures } from "./scans/procedures.ts";
 import { createScanService } from "./scans/service.ts";
@@ -60,7 +61,8 @@ export async function createBackend({
   const history = createHistoryService({ db, clock, logger });
   const events = createDeployEventBus();
   const komodoRuns = publishKomodoRuns({ connection, events, logger, staleAfterMs: config.deployTimeoutMs });
-  const stacks = createStackService({ connection });
+  const lanes = createStackLanes();
+  const stacks = createStackService({ connection, lanes });
   const scans = createScanService({
     db,
     clock,
@@ -88,6 +90,7 @@ export async function createBackend({
     clock,
     logger,
     deployTimeoutMs: config.deployTimeoutMs,
+    lanes,
     onSucceeded: (stack) => void scans.queueStackImages(stack),
     onFailed: (run) => void notify.deployFailed(run),
   });
@@ -101,7 +104,7 @@ export async function createBackend({
     apikeys: apiKeyProcedures(os, { apiKeys, clock }),
     connection: connectionProcedures(os, { connection }),
     notify: notifyProcedures(os, { notify }),
-    stacks: stackProcedures(os, { stacks, clock, deployTimeoutMs: config.deployTimeoutMs }),
+    stacks: stackProcedures(os, { stacks, deployTimeoutMs: config.deployTimeoutMs }),
     deploy: { run: deployProcedures(os, { deploy }), events: eventProcedures(os, { events }) },
     history: historyProcedures(os, { history }),
     scans: scanProcedures(os, { scans }),

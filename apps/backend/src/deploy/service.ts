@@ -5,7 +5,9 @@ import { databaseOutage } from "../db/outage.ts";
 import type { DeployEventBus, DeployRun, FinishedRun } from "../events/bus.ts";
 import type { HistoryEntry, HistoryService } from "../history/service.ts";
 import type { Clock } from "../platform/clock.ts";
+import { type Deadline, deadlineIn } from "../platform/deadline.ts";
 import type { Logger } from "../platform/logger.ts";
+import type { StackLanes } from "../platform/stack-lanes.ts";
 import { type KomodoClient, UpstreamError } from "../upstream/komodo-client.ts";
 
 export type DeployAction = "pull" | "redeploy" | "pull-redeploy";
@@ -40,7 +42,7 @@ class Shutdown extends Error {}
 interface Attempt {
   stack: string;
   action: DeployAction;
-  deadline: number;
+  deadline: Deadline;
   signal: AbortSignal;
 }
 
@@ -79,6 +81,7 @@ export function createDeployService({
   events,
   clock,
   deployTimeoutMs,
+  lanes,
   logger,
   onSucceeded = () => {},
   onFailed = () => {},
@@ -88,25 +91,14 @@ export function createDeployService({
   events: DeployEventBus;
   clock: Clock;
   deployTimeoutMs: number;
+  /** Deploys of one stack wait for each other and for the stack's deletion. */
+  lanes: StackLanes;
   logger: Logger;
   /** Called after a successful deploy (the scanner queues the stack's images). */
   onSucceeded?: (stack: string) => void;
   /** Called after a failed deploy (failure alerts). */
   onFailed?: (run: FinishedRun) => void;
 }) {
-  /** Deploys of one stack run one after the other; different stacks run side by side. */
-  const lanes = new Map<string, Promise<unknown>>();
-  const inLane = <T>(stack: string, work: () => Promise<T>): Promise<T> => {
-    const previous = lanes.get(stack) ?? Promise.resolve();
-    const current = previous.then(work, work);
-    lanes.set(stack, current);
-    const release = () => {
-      if (lanes.get(stack) === current) lanes.delete(stack);
-    };
-    current.then(release, release);
-    return current;
-  };
-
   let stopping = false;
   const shutdown = new AbortController();
   const inFlight = new Set<Promise<unknown>>();
@@ -117,7 +109,7 @@ export function createDeployService({
       { stack, action },
     );
 
-  async function attempt(action: DeployAction, stack: string, deadline: number) {
+  async function attempt(action: DeployAction, stack: string, deadline: Deadline) {
     if (shutdown.signal.aborted) throw interrupted(action, stack);
     try {
       await plans[action](connection.requireClient(), { stack, action, deadline, signal: shutdown.signal });
@@ -127,7 +119,7 @@ export function createDeployService({
       if (error instanceof NoConnectionError)
         throw new DeployFailure("unavailable", error.message, { stack, action });
       // The client's per-call limit and the deploy's deadline both end as "timeout"; only the latter is a 504.
-      if (error instanceof UpstreamError && error.kind === "timeout" && Date.now() >= deadline) {
+      if (error instanceof UpstreamError && error.kind === "timeout" && deadline.passed()) {
         throw new DeployFailure(
           "timed-out",
           `Komodo did not finish '${action}' of '${stack}' within ${Math.round(deployTimeoutMs / 1000)} s`,
@@ -219,12 +211,11 @@ export function createDeployService({
       );
     }
     events.started(run);
-    // A real-time bound, whatever clock the history uses.
-    const deadline = Date.now() + deployTimeoutMs;
+    const deadline = deadlineIn(deployTimeoutMs);
     let failure: DeployFailure | undefined;
     try {
       if (stopping) throw interrupted(action, stack);
-      await inLane(stack, () => attempt(action, stack, deadline));
+      await lanes.run(stack, () => attempt(action, stack, deadline));
     } catch (error) {
       if (!(error instanceof DeployFailure)) logger.error({ err: error, stack, action }, "deploy crashed");
       failure =

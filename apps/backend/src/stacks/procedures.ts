@@ -1,10 +1,10 @@
 import { type Implementer, visibleStacks } from "../auth/procedures.ts";
-import type { Clock } from "../platform/clock.ts";
+import { deadlineIn } from "../platform/deadline.ts";
 import type { StackService } from "./service.ts";
 
 export function stackProcedures(
   os: Implementer,
-  { stacks, clock, deployTimeoutMs }: { stacks: StackService; clock: Clock; deployTimeoutMs: number },
+  { stacks, deployTimeoutMs }: { stacks: StackService; deployTimeoutMs: number },
 ) {
   return {
     list: os.stacks.list.handler(async ({ context }) => {
@@ -13,7 +13,7 @@ export function stackProcedures(
       return { stacks: visible ? listed.filter((stack) => visible(stack.name)) : listed };
     }),
     remove: os.stacks.remove.handler(async ({ input }) => {
-      await stacks.remove(input.stack, clock.now() + deployTimeoutMs);
+      await stacks.remove(input.stack, deadlineIn(deployTimeoutMs));
       return { deleted: true as const, stack: input.stack };
     }),
     setPollForUpdates: os.stacks.setPollForUpdates.handler(async ({ input }) => {

@@ -1,4 +1,6 @@
 import type { ConnectionService } from "../connection/service.ts";
+import type { Deadline } from "../platform/deadline.ts";
+import type { StackLanes } from "../platform/stack-lanes.ts";
 import type { KomodoStackListItem } from "../upstream/komodo-client.ts";
 
 export function toStack(item: KomodoStackListItem) {
@@ -20,22 +22,30 @@ export function toStack(item: KomodoStackListItem) {
 export type Stack = ReturnType<typeof toStack>;
 
 /** Stacks are read from Komodo on every call: never cached, never stored. */
-export function createStackService({ connection }: { connection: ConnectionService }) {
+export function createStackService({
+  connection,
+  lanes,
+}: {
+  connection: ConnectionService;
+  lanes: StackLanes;
+}) {
   return {
     async list(): Promise<Stack[]> {
       const items = await connection.requireClient().listAllStacks();
       return items.map(toStack);
     },
 
-    /** Takes a running stack down first, then deletes it in Komodo. */
-    async remove(stack: string, deadline: number) {
-      const client = connection.requireClient();
-      const current = await client.findStack(stack);
-      if (current && current.info.state !== "down" && current.info.state !== "unknown") {
-        const update = await client.execute("DestroyStack", { stack });
-        await client.waitForUpdate(update, { deadline });
-      }
-      await client.deleteStack(stack);
+    /** Takes a running stack down first, then deletes it in Komodo; waits for the stack's deploys, as they wait for it. */
+    remove(stack: string, deadline: Deadline) {
+      return lanes.run(stack, async () => {
+        const client = connection.requireClient();
+        const current = await client.findStack(stack);
+        if (current && current.info.state !== "down" && current.info.state !== "unknown") {
+          const update = await client.execute("DestroyStack", { stack });
+          await client.waitForUpdate(update, { deadline });
+        }
+        await client.deleteStack(stack);
+      });
     },
 
     async setPollForUpdates(stack: string, enabled: boolean) {

@@ -1,5 +1,6 @@
 import type { KomodoSimulator } from "@stackgate/simulators";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openEventStream } from "../testing/event-stream.ts";
 import { startConnectedBackend, type TestBackend } from "../testing/harness.ts";
 
 let komodo: KomodoSimulator;
@@ -108,6 +109,32 @@ describe("delete", () => {
     const response = await app.request("/api/v0/stacks/ghost", { method: "DELETE", headers: { cookie } });
     expect(response.status).toBe(502);
     expect(response.json.message).toMatch(/Did not find any Stack matching ghost/);
+  });
+
+  it("and a deploy of the same stack wait for each other", async () => {
+    komodo.addStack({ name: "contested" });
+    komodo.faults.setStack("contested", { holdUpdates: true });
+    const events = await openEventStream(`${app.url}/api/v0/deploy/events`, { cookie });
+    try {
+      expect(await events.next()).toMatchObject({ type: "subscribed" });
+      const deleting = app.request("/api/v0/stacks/contested", { method: "DELETE", headers: { cookie } });
+      await komodo.whenHeld("contested");
+      const deploying = app.request("/api/v0/deploy", {
+        method: "POST",
+        headers: { cookie },
+        json: { stack: "contested", action: "pull" },
+      });
+      // The deploy is on record and queued behind the delete, whose DestroyStack is still running.
+      expect(await events.next()).toMatchObject({ type: "started", run: { stack: "contested" } });
+      komodo.releaseUpdates("contested");
+      expect((await deleting).status).toBe(200);
+      // The stack is gone by the time the deploy reaches Komodo.
+      expect((await deploying).status).toBe(502);
+      const writes = komodo.calls.filter((call) => call.api !== "read").map((call) => call.type);
+      expect(writes).toEqual(["DestroyStack", "DeleteStack", "PullStack"]);
+    } finally {
+      events.close();
+    }
   });
 
   it("refuses an API key with 403 before anything reaches Komodo", async () => {

@@ -8,6 +8,7 @@ import {
   startKomodoSimulator,
 } from "@stackgate/simulators";
 import { afterEach, describe, expect, it } from "vitest";
+import { deadlineIn } from "../platform/deadline.ts";
 import { createKomodoClient, failedUpdateReason, UpstreamError } from "./komodo-client.ts";
 
 const started: KomodoSimulator[] = [];
@@ -37,7 +38,7 @@ async function start(options: KomodoSimulatorOptions = {}): Promise<KomodoSimula
 const clientFor = (sim: KomodoSimulator, options?: { timeoutMs?: number }) =>
   createKomodoClient({ url: sim.url, key: sim.key, secret: sim.secret }, options);
 
-const inOneMinute = () => Date.now() + 60_000;
+const inOneMinute = () => deadlineIn(60_000);
 
 /** The rejection of `promise`, which must reject with an UpstreamError. */
 async function upstreamFailure(promise: Promise<unknown>): Promise<UpstreamError> {
@@ -192,7 +193,7 @@ describe("Komodo client: actions", () => {
       deadline: inOneMinute(),
     });
     sim.clearCalls();
-    expect(await client.waitForUpdate(done, { deadline: Date.now() - 1 })).toBe(done);
+    expect(await client.waitForUpdate(done, { deadline: deadlineIn(-1) })).toBe(done);
     expect(sim.calls).toEqual([]);
   });
 
@@ -201,7 +202,7 @@ describe("Komodo client: actions", () => {
     const client = clientFor(sim);
     const update = await client.execute("DeployStack", { stack: "web" });
     const began = performance.now();
-    const error = await upstreamFailure(client.waitForUpdate(update, { deadline: Date.now() + 150 }));
+    const error = await upstreamFailure(client.waitForUpdate(update, { deadline: deadlineIn(150) }));
     expect(error.kind).toBe("timeout");
     expect(performance.now() - began).toBeLessThan(400);
   });

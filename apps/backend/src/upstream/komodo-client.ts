@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Types } from "komodo_client";
 import type { z } from "zod";
+import type { Deadline } from "../platform/deadline.ts";
 import {
   answerSchemas,
   describeShapeError,
@@ -55,8 +56,8 @@ export type ExecuteType = "PullStack" | "DeployStack" | "DestroyStack";
 export type ExecuteParams<T extends ExecuteType> = Extract<Types.ExecuteRequest, { type: T }>["params"];
 
 export interface WaitOptions {
-  /** Epoch milliseconds after which waiting stops with a `timeout` error. */
-  deadline: number;
+  /** When waiting stops with a `timeout` error. */
+  deadline: Deadline;
   signal?: AbortSignal;
 }
 
@@ -199,11 +200,11 @@ export function createKomodoClient(
     if (isComplete(update)) return update;
     const id = update._id?.$oid;
     if (!id) throw badResponse(`an ${update.operation} Update without an id, which cannot be followed`);
-    const budget = () => Math.max(1, Math.min(timeoutMs, deadline - Date.now()));
+    const budget = () => Math.max(1, Math.min(timeoutMs, deadline.remainingMs()));
     let covered = seenFrom;
     let wait = FIRST_POLL_MS;
     for (;;) {
-      const remaining = deadline - Date.now();
+      const remaining = deadline.remainingMs();
       if (remaining <= 0) {
         const message = `${update.operation} did not complete in Komodo before the deadline`;
         throw new UpstreamError("timeout", message, { detail: `Update ${id}` });
