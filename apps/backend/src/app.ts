@@ -91,8 +91,16 @@ export async function createBackend({
     logger,
     deployTimeoutMs: config.deployTimeoutMs,
     lanes,
-    onSucceeded: (stack) => void scans.queueStackImages(stack),
-    onFailed: (run) => void notify.deployFailed(run),
+  });
+  // The bus is the one fan-out of deploy results: event streams, metrics, failure alerts, and scans
+  // of a deployed stack's images. Runs from Komodo itself (source "komodo") are neither alerted nor scanned.
+  events.observe((event) => {
+    if (event.type === "finished" && !event.run.success && event.run.source !== "komodo")
+      void notify.deployFailed(event.run);
+  });
+  events.observe((event) => {
+    if (event.type === "finished" && event.run.success && event.run.source !== "komodo")
+      void scans.queueStackImages(event.run.stack);
   });
   deploy.recoverInterrupted();
   // Start-up's writes are done: from here on a locked database is answered 503 within moments.

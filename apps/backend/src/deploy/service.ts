@@ -83,8 +83,6 @@ export function createDeployService({
   deployTimeoutMs,
   lanes,
   logger,
-  onSucceeded = () => {},
-  onFailed = () => {},
 }: {
   connection: ConnectionService;
   history: HistoryService;
@@ -94,10 +92,6 @@ export function createDeployService({
   /** Deploys of one stack wait for each other and for the stack's deletion. */
   lanes: StackLanes;
   logger: Logger;
-  /** Called after a successful deploy (the scanner queues the stack's images). */
-  onSucceeded?: (stack: string) => void;
-  /** Called after a failed deploy (failure alerts). */
-  onFailed?: (run: FinishedRun) => void;
 }) {
   let stopping = false;
   const shutdown = new AbortController();
@@ -144,14 +138,13 @@ export function createDeployService({
 
     /**
      * Records the actions a previous run of the service left running (it crashed or was killed)
-     * as failed, and publishes and alerts each like any failed deploy. Called once at start.
+     * as failed, and publishes each like any failed deploy (so it is alerted too). Called once at start.
      */
     recoverInterrupted() {
       for (const entry of history.failInterrupted()) {
         const run = runOf(entry);
         logger.warn({ stack: run.stack, action: run.action, startedAt: run.startedAt }, "deploy interrupted");
         events.finished(run);
-        onFailed(run);
       }
     },
 
@@ -227,11 +220,7 @@ export function createDeployService({
     const finished = { ...run, success: !failure, message, finishedAt: new Date(clock.now()) };
     history.finish(run.id, finished);
     events.finished(finished);
-    if (failure) {
-      onFailed(finished);
-      throw failure;
-    }
-    onSucceeded(stack);
+    if (failure) throw failure;
     return { success: true as const, message, stack, action };
   }
 }
