@@ -1,5 +1,5 @@
 import { ORPCError } from "@orpc/server";
-import type { Implementer } from "../auth/procedures.ts";
+import type { Implementer } from "../implementer.ts";
 import type { Clock } from "../platform/clock.ts";
 import type { ApiKeyService } from "./service.ts";
 

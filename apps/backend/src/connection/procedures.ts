@@ -1,5 +1,5 @@
 import { ORPCError } from "@orpc/server";
-import type { Implementer } from "../auth/procedures.ts";
+import type { Implementer } from "../implementer.ts";
 import type { ConnectionService } from "./service.ts";
 
 export function connectionProcedures(os: Implementer, { connection }: { connection: ConnectionService }) {

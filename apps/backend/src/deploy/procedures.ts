@@ -1,4 +1,4 @@
-import type { Implementer } from "../auth/procedures.ts";
+import type { Implementer } from "../implementer.ts";
 import type { DeployService } from "./service.ts";
 
 export function deployProcedures(os: Implementer, { deploy }: { deploy: DeployService }) {

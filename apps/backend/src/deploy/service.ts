@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { Caller } from "../auth/caller.ts";
 import { type ConnectionService, NoConnectionError } from "../connection/service.ts";
 import { databaseOutage } from "../db/outage.ts";
-import type { DeployEventBus, DeployRun, FinishedRun } from "../events/bus.ts";
+import type { DeployEventBus } from "../events/bus.ts";
 import type { HistoryEntry, HistoryService } from "../history/service.ts";
 import type { Clock } from "../platform/clock.ts";
 import { type Deadline, deadlineIn } from "../platform/deadline.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { StackLanes } from "../platform/stack-lanes.ts";
 import { type KomodoClient, UpstreamError } from "../upstream/komodo-client.ts";
+import type { DeployRun, FinishedRun } from "./run.ts";
 
 export type DeployAction = "pull" | "redeploy" | "pull-redeploy";
 

@@ -1,9 +1,5 @@
-import type { deployEvent, deployRun, finishedRun } from "@stackgate/contract";
-import type { z } from "zod";
+import type { DeployEvent, DeployRun, FinishedRun } from "../deploy/run.ts";
 
-export type DeployRun = z.infer<typeof deployRun>;
-export type FinishedRun = z.infer<typeof finishedRun>;
-export type DeployEvent = z.infer<typeof deployEvent>;
 type Listener = (event: DeployEvent) => void;
 
 /**

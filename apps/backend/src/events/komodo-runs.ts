@@ -1,7 +1,8 @@
 import type { ConnectionService } from "../connection/service.ts";
+import type { DeployRun } from "../deploy/run.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { KomodoClient, KomodoUpdateListItem } from "../upstream/komodo-client.ts";
-import type { DeployEventBus, DeployRun } from "./bus.ts";
+import type { DeployEventBus } from "./bus.ts";
 
 /** Komodo's service users, named as Komodo's UI names them (upstream facts, section 5). */
 const SERVICE_USERS: Record<string, string> = {

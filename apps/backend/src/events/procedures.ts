@@ -1,4 +1,4 @@
-import { type Implementer, visibleStacks } from "../auth/procedures.ts";
+import { type Implementer, visibleStacks } from "../implementer.ts";
 import type { DeployEventBus } from "./bus.ts";
 import { followDeployEvents } from "./stream.ts";
 

@@ -1,4 +1,5 @@
-import type { DeployEvent, DeployEventBus } from "./bus.ts";
+import type { DeployEvent } from "../deploy/run.ts";
+import type { DeployEventBus } from "./bus.ts";
 
 /**
  * One subscriber's view of the bus as an async sequence: `subscribed` first, then every

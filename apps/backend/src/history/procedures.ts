@@ -1,4 +1,4 @@
-import { type Implementer, visibleStackPatterns } from "../auth/procedures.ts";
+import { type Implementer, visibleStackPatterns } from "../implementer.ts";
 import type { HistoryService } from "./service.ts";
 
 export function historyProcedures(os: Implementer, { history }: { history: HistoryService }) {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { notifySettings } from "../db/schema.ts";
-import type { FinishedRun } from "../events/bus.ts";
+import type { FinishedRun } from "../deploy/run.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { SecretBox } from "../platform/secret-box.ts";
 import type { Vulnerability } from "../scans/trivy-report.ts";

@@ -1,4 +1,4 @@
-import { type Implementer, visibleStacks } from "../auth/procedures.ts";
+import { type Implementer, visibleStacks } from "../implementer.ts";
 import type { ScanService } from "./service.ts";
 
 export function scanProcedures(os: Implementer, { scans }: { scans: ScanService }) {

@@ -1,4 +1,4 @@
-import { type Implementer, visibleStacks } from "../auth/procedures.ts";
+import { type Implementer, visibleStacks } from "../implementer.ts";
 import { deadlineIn } from "../platform/deadline.ts";
 import type { StackService } from "./service.ts";
 
