@@ -15,6 +15,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type IncomingMessage } from "node:http";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { standInTrivyPath } from "@stackgate/simulators";
 import {
@@ -416,7 +417,9 @@ await stopProcesses();
 // ---------------------------------------------------------------------------------------------
 // Report
 
-console.log(`Machine: ${machine()}`);
+console.log(
+  `Machine: ${machine()}; load average at the end ${loadavg()[0]!.toFixed(1)} (1 min), ${loadavg()[1]!.toFixed(1)} (5 min)`,
+);
 const startLine = (label: string, durations: number[], target?: number) => {
   const { p50, max } = summarize(durations);
   const judged = target === undefined ? "" : `  (target ≤ ${target} ms: ${verdict(p50 <= target)})`;
