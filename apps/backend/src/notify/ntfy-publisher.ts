@@ -9,6 +9,7 @@
  * before it is shown (see upstream/text.ts).
  */
 
+import { networkErrorCode, networkFailureReason, parseBaseUrl } from "../platform/network.ts";
 import { cleanUpstreamLabel, limitLength } from "../upstream/text.ts";
 
 export interface NtfyTarget {
@@ -95,19 +96,10 @@ async function publish(
 
 /** The server URL without trailing slash, or why it cannot be used. */
 function parseServerUrl(url: string): { ok: true; base: string } | { ok: false; error: string } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return { ok: false, error: "the ntfy server URL is not a valid URL" };
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    return { ok: false, error: "the ntfy server URL must start with http:// or https://" };
-  }
-  if (parsed.username || parsed.password) {
+  if (URL.canParse(url) && (new URL(url).username || new URL(url).password)) {
     return { ok: false, error: "the ntfy server URL must not contain a user name or password; use a token" };
   }
-  return { ok: true, base: `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}` };
+  return parseBaseUrl(url, "the ntfy server URL");
 }
 
 /** Keeps the message within ntfy's limits: at most 4096 bytes, and the whole JSON within 8192 bytes. */
@@ -206,34 +198,12 @@ function parseJsonObject(text: string): Record<string, unknown> | null {
   }
 }
 
-const NETWORK_REASONS: Record<string, string> = {
-  ECONNREFUSED: "connection refused",
-  ECONNRESET: "connection reset",
-  ENOTFOUND: "host not found",
-  EAI_AGAIN: "host name lookup failed",
-  ETIMEDOUT: "connection timed out",
-  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  UND_ERR_SOCKET: "connection closed",
-};
-
 function describeFetchError(error: unknown, server: string, timeoutMs: number): string {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return `ntfy did not answer within ${Number((timeoutMs / 1000).toFixed(1))} s`;
   }
-  const cause =
-    error instanceof Error
-      ? (error.cause as { code?: string; message?: string; errors?: { code?: string }[] })
-      : undefined;
-  // Several addresses for one name (IPv6 and IPv4) fail together as an AggregateError.
-  const code = cause?.code ?? cause?.errors?.[0]?.code;
-  if (code && Object.hasOwn(NETWORK_REASONS, code)) {
-    return `ntfy at ${server} is unreachable: ${NETWORK_REASONS[code]}`;
-  }
-  if (code && /CERT|SELF_SIGNED|UNABLE_TO|TLS/.test(code)) {
-    return `ntfy at ${server} is unreachable: TLS certificate problem (${code})`;
-  }
+  if (networkErrorCode(error)) return `ntfy at ${server} is unreachable: ${networkFailureReason(error)}`;
+  const cause = error instanceof Error ? (error.cause as { message?: string } | undefined) : undefined;
   const detail = cause?.message ?? (error instanceof Error ? error.message : String(error));
   return `ntfy at ${server} is unreachable: ${limitLength(cleanUpstreamLabel(detail), REASON_LIMIT)}`;
 }

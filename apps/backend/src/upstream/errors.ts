@@ -26,39 +26,3 @@ export class UpstreamError extends Error {
     if (options.detail) this.detail = options.detail;
   }
 }
-
-const NETWORK_REASONS: Record<string, string> = {
-  ECONNREFUSED: "connection refused",
-  ECONNRESET: "connection reset",
-  EPIPE: "connection closed unexpectedly",
-  ENOTFOUND: "host not found",
-  EAI_AGAIN: "host name lookup failed",
-  ETIMEDOUT: "connection timed out",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-};
-
-/**
- * A short human reason for a failed request, built only from error codes: the raw messages are not
- * used because some could quote what was sent.
- */
-export function networkFailureReason(error: unknown): string {
-  const code = errorCode(error);
-  if (code && NETWORK_REASONS[code]) return NETWORK_REASONS[code];
-  if (code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN") {
-    return "the key or secret contains characters that are not allowed in an HTTP header";
-  }
-  if (code && (code.includes("CERT") || code.startsWith("ERR_TLS") || code.startsWith("ERR_SSL"))) {
-    return `TLS certificate not accepted (${code})`;
-  }
-  return code ? `network error (${code})` : "network error";
-}
-
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== "object" || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string") return code;
-  // Connecting to a name with several addresses fails with an AggregateError of per-address errors.
-  const first = (error as { errors?: unknown[] }).errors?.[0];
-  return first === undefined ? undefined : errorCode(first);
-}

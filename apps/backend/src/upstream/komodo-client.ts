@@ -2,13 +2,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Types } from "komodo_client";
 import type { z } from "zod";
 import type { Deadline } from "../platform/deadline.ts";
+import { networkFailureReason, parseBaseUrl } from "../platform/network.ts";
 import {
   answerSchemas,
   describeShapeError,
   type KomodoUpdate,
   type KomodoUpdateListItem,
 } from "./answers.ts";
-import { networkFailureReason, UpstreamError } from "./errors.ts";
+import { UpstreamError } from "./errors.ts";
 import { cleanUpstreamLabel, limitLength } from "./text.ts";
 import {
   AnswerTooLargeError,
@@ -434,16 +435,9 @@ function createOwnUpdates(stream: ReturnType<typeof createUpdateStream> | undefi
 
 /** The configured URL without credentials, query or trailing slash; Komodo may sit under a path. */
 function baseUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UpstreamError("unreachable", "The Komodo URL is not a valid URL");
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new UpstreamError("unreachable", "The Komodo URL must start with http:// or https://");
-  }
-  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`;
+  const parsed = parseBaseUrl(url, "The Komodo URL");
+  if (!parsed.ok) throw new UpstreamError("unreachable", parsed.error);
+  return parsed.base;
 }
 
 /**
