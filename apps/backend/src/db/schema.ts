@@ -1,7 +1,20 @@
+import type {
+  apiKeyScope,
+  deployAction,
+  deployRun,
+  scanErrorKind,
+  scanStatus,
+  vulnerability,
+  vulnerabilitySeverity,
+} from "@stackgate/contract";
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { KeyScope } from "../apikeys/scope.ts";
-import type { Vulnerability as ScannedVulnerability } from "../scans/trivy-report.ts";
+import type { z } from "zod";
+
+// Stored enums and JSON columns take their values and shapes from the contract, the one definition
+// (SQLite's text enums are types only: no migration changes).
+type KeyScope = z.infer<typeof apiKeyScope>;
+type StoredVulnerability = z.infer<typeof vulnerability>;
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`);
@@ -106,7 +119,8 @@ export const notifySettings = sqliteTable("notify_settings", {
   enabled: integer("enabled", { mode: "boolean" }).notNull(),
   /** Alerts on vulnerabilities a scan finds that the image's previous successful scan did not have. */
   vulnerabilityAlerts: integer("vulnerability_alerts", { mode: "boolean" }).notNull().default(false),
-  vulnerabilitySeverity: text("vulnerability_severity", { enum: ["critical", "high", "medium", "low"] })
+  vulnerabilitySeverity: text("vulnerability_severity")
+    .$type<z.infer<typeof vulnerabilitySeverity>>()
     .notNull()
     .default("critical"),
   alertOnFirstScan: integer("alert_on_first_scan", { mode: "boolean" }).notNull().default(false),
@@ -120,10 +134,10 @@ export const deployHistory = sqliteTable(
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
     actor: text("actor").notNull(),
-    via: text("via", { enum: ["session", "apiKey"] }).notNull(),
+    via: text("via").$type<z.infer<typeof deployRun.shape.via>>().notNull(),
     userId: text("user_id"),
     stack: text("stack").notNull(),
-    action: text("action", { enum: ["pull", "redeploy", "pull-redeploy"] }).notNull(),
+    action: text("action").$type<z.infer<typeof deployAction>>().notNull(),
     success: integer("success", { mode: "boolean" }).notNull(),
     message: text("message").notNull(),
     /**
@@ -144,7 +158,7 @@ export const deployHistory = sqliteTable(
  */
 export const imageScan = sqliteTable("image_scan", {
   image: text("image").primaryKey(),
-  status: text("status", { enum: ["queued", "scanning", "done", "failed", "interrupted"] }).notNull(),
+  status: text("status").$type<z.infer<typeof scanStatus>>().notNull(),
   critical: integer("critical").notNull().default(0),
   high: integer("high").notNull().default(0),
   medium: integer("medium").notNull().default(0),
@@ -152,12 +166,12 @@ export const imageScan = sqliteTable("image_scan", {
   unknown: integer("unknown").notNull().default(0),
   fixable: integer("fixable").notNull().default(0),
   vulnerabilities: text("vulnerabilities", { mode: "json" })
-    .$type<ScannedVulnerability[]>()
+    .$type<StoredVulnerability[]>()
     .notNull()
     .default(sql`'[]'`),
   requestedAt: integer("requested_at", { mode: "timestamp_ms" }),
   attemptedAt: integer("attempted_at", { mode: "timestamp_ms" }),
   scannedAt: integer("scanned_at", { mode: "timestamp_ms" }),
-  errorKind: text("error_kind", { enum: ["unauthorized", "not-found", "unavailable", "timeout", "other"] }),
+  errorKind: text("error_kind").$type<z.infer<typeof scanErrorKind>>(),
   error: text("error"),
 });
