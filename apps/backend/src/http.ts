@@ -2,7 +2,7 @@ import type { OpenAPIHandlerOptions } from "@orpc/openapi/fetch";
 import { StandardOpenAPICodec, StandardOpenAPIMatcher } from "@orpc/openapi/standard";
 import {
   StandardBracketNotationSerializer,
-  type StandardOpenAPIJsonSerializer,
+  StandardOpenAPIJsonSerializer,
   StandardOpenAPISerializer,
 } from "@orpc/openapi-client/standard";
 import { type AnyRouter, ORPCError, onError } from "@orpc/server";
@@ -26,13 +26,21 @@ const errorJson = (code: string, status: number, message: string) => ({ code, st
 /**
  * The REST API's answers are plain JSON values and Dates, which `JSON.stringify` writes exactly as
  * oRPC's generic serializer would (Dates as ISO strings). That serializer copies every value of
- * every answer first: for the 200-stack list, the largest single cost of the request.
+ * every answer first: for the 200-stack list, the largest single cost of the request (bench/RESULTS.md).
+ * oRPC's `OpenAPIHandler` takes no serializer, only `customJsonSerializers`, which are applied
+ * inside that same copy; so the handler is composed from oRPC's exported standard parts, with this
+ * subclass of its JSON serializer.
  */
-const plainJson = { serialize: (data: unknown) => [data, false] } as unknown as StandardOpenAPIJsonSerializer;
+class PlainJsonSerializer extends StandardOpenAPIJsonSerializer {
+  override serialize(data: unknown): [unknown, false] {
+    return [data, false];
+  }
+}
 
 /** oRPC's OpenAPI (REST) handler for fetch, with answers written by `JSON.stringify` directly. */
 function restHandler<T extends object>(router: AnyRouter, options: OpenAPIHandlerOptions<T>) {
-  const serializer = new StandardOpenAPISerializer(plainJson, new StandardBracketNotationSerializer(options));
+  const json = new PlainJsonSerializer();
+  const serializer = new StandardOpenAPISerializer(json, new StandardBracketNotationSerializer(options));
   const codec = new StandardOpenAPICodec(serializer, options);
   const standard = new StandardHandler(router, new StandardOpenAPIMatcher(options), codec, options);
   return new FetchHandler(standard, options);
