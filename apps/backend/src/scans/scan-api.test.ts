@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTestBackend } from "../testing/harness.ts";
-import { type ImageEntry, type ScanBench, startScanBench, zeroCounts } from "./test-kit.ts";
+import { type ImageEntry, type ScanBench, startScanBench, zeroCounts } from "../testing/scan-kit.ts";
 
 const CRITICAL = "ghcr.io/acme/critical-api:1.4";
 const CLEAN = "gcr.io/distroless/clean-static:nonroot";

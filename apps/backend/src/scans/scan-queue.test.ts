@@ -3,7 +3,7 @@ import { maxOverlappingRuns } from "@stackgate/simulators";
 import Sqlite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { manualClock } from "../testing/clock.ts";
-import { type ScanBench, startScanBench, zeroCounts } from "./test-kit.ts";
+import { type ScanBench, startScanBench, zeroCounts } from "../testing/scan-kit.ts";
 
 let bench: ScanBench | undefined;
 afterEach(async () => {

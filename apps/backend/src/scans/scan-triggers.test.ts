@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { manualClock } from "../testing/clock.ts";
-import { type ScanBench, startScanBench } from "./test-kit.ts";
+import { type ScanBench, startScanBench } from "../testing/scan-kit.ts";
 
 const WEB = "ghcr.io/acme/web:1.4";
 const REDIS = "redis:7.4-alpine";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { standInTrivyPath } from "@stackgate/simulators";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ScanBench, startScanBench } from "./test-kit.ts";
+import { type ScanBench, startScanBench } from "../testing/scan-kit.ts";
 
 let bench: ScanBench | undefined;
 let binDir: string | undefined;

@@ -15,7 +15,7 @@ import {
 } from "@stackgate/simulators";
 import { expect } from "vitest";
 import type { Clock } from "../platform/clock.ts";
-import { startTestBackend, type TestBackend } from "../testing/harness.ts";
+import { startTestBackend, type TestBackend } from "./harness.ts";
 
 export interface ScanBench {
   komodo: KomodoSimulator;
