@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createGateway } from "@stackgate/gateway";
 import type { KomodoSimulator } from "@stackgate/simulators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateway } from "../../../gateway/src/gateway.ts";
 import { openEventStream } from "../testing/event-stream.ts";
 import { startConnectedBackend, type TestBackend } from "../testing/harness.ts";
 
