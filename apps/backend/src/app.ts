@@ -125,7 +125,7 @@ export async function createBackend({
     onRequest: metrics.httpRequest,
     appUrl: config.appUrl,
     logger,
-    openApiDocument: await generateOpenApiDocument(readVersion()),
+    openApiDocument: () => generateOpenApiDocument(readVersion()),
   });
 
   scans.startSweeps();

@@ -59,7 +59,8 @@ export function createHttpApp({
   router: AnyRouter;
   appUrl: string;
   logger: Logger;
-  openApiDocument: unknown;
+  /** Made on the first `GET /doc`: most runs of the backend are never asked for it. */
+  openApiDocument: () => Promise<unknown>;
   /** Answers `GET /metrics` (Prometheus). */
   metricsEndpoint?: (request: Request) => Promise<Response>;
   /** Told of every answered request (metrics). */
@@ -130,7 +131,11 @@ export function createHttpApp({
       : c.json(errorJson("NOT_FOUND", 404, `No endpoint ${c.req.method} ${c.req.path}`), 404);
   });
 
-  app.get("/doc", (c) => c.json(openApiDocument));
+  let documentOnce: Promise<unknown> | undefined;
+  app.get("/doc", async (c) => {
+    documentOnce ??= openApiDocument();
+    return c.json(await documentOnce);
+  });
   if (metricsEndpoint) app.get("/metrics", (c) => metricsEndpoint(c.req.raw));
   app.get("/reference", (c) => c.html(referencePage));
   app.get("/reference/scalar.js", (c) => {
