@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { manualClock } from "../testing/clock.ts";
 import { type ScanBench, startScanBench } from "../testing/scan-kit.ts";
 
@@ -150,7 +150,8 @@ describe("triggers", () => {
 
     const scans = bench.app.backend.services.scans;
     const rounds = [scans.sweepNow(), scans.sweepNow()];
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The round is under way once its first call has reached Komodo (which answers 100 ms later).
+    await vi.waitFor(() => expect(bench.komodo.calls.length).toBeGreaterThan(0), { interval: 2 });
     rounds.push(scans.sweepNow());
     await Promise.all(rounds);
 
