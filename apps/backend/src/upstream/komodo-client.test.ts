@@ -1,5 +1,7 @@
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { once } from "node:events";
 import { createServer, type RequestListener, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { inspect } from "node:util";
 import {
   DEMO_DEPLOY_ERROR,
@@ -322,11 +324,18 @@ describe("Komodo client: errors", () => {
     });
     const connections: unknown[] = [];
     server.on("connection", (socket) => connections.push(socket));
+    // The client's own sockets, to wait until it has seen the server close the idle one.
+    const clientSockets: Socket[] = [];
+    const opened = ({ socket }: { socket: Socket }) => clientSockets.push(socket);
+    subscribe("net.client.socket", opened as (message: unknown) => void);
     const client = createKomodoClient({ url, key: "k", secret: "s" });
     for (let call = 0; call < 5; call++) await client.getVersion();
+    unsubscribe("net.client.socket", opened as (message: unknown) => void);
     expect(connections).toHaveLength(1);
+    expect(clientSockets).toHaveLength(1);
+    const closed = once(clientSockets[0]!, "close");
     server.closeIdleConnections();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await closed;
     expect(await client.getVersion()).toBe("2.3.2");
     expect(connections).toHaveLength(2);
     client.close();
