@@ -57,7 +57,13 @@ export async function createBackend({
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     logger,
   });
-  const notify = createNotifyService({ db, secretBox, logger, appUrl: config.appUrl });
+  const notify = createNotifyService({
+    db,
+    secretBox,
+    logger,
+    appUrl: config.appUrl,
+    alertTimeoutMs: config.alertTimeoutMs,
+  });
   const history = createHistoryService({ db, clock, logger });
   const events = createDeployEventBus();
   const komodoRuns = publishKomodoRuns({ connection, events, logger, staleAfterMs: config.deployTimeoutMs });
