@@ -44,7 +44,7 @@ function StackDetail({ name, userName, initialStacks }: Omit<StackDetailPageProp
   const tIsolated = useTIsolated();
   useRefreshOnDeployEvents();
   useToastOtherDeploys(userName);
-  const { rows, stacksQuery } = useStackRows(initialStacks);
+  const { rows, stacksQuery } = useStackRows(initialStacks, { renderedByServer: true });
   const { scans, query: scansQuery } = useScansByImage();
   const runs = useLiveRuns(userName);
 

@@ -42,11 +42,15 @@ export function prefetchInBrowser(...which: (keyof typeof prefetchers)[]) {
 
 /**
  * The server rendered every block as loading, so the hydration render must too, even when a prefetch
- * has already answered; the data shows in the render right after.
+ * has already answered; the data shows in the render right after. Data the server rendered with (it
+ * came with the page) is shown by both.
  */
-function useHydrationSafe<Data>(query: UseQueryResult<Data>): UseQueryResult<Data> {
+function useHydrationSafe<Data>(
+  query: UseQueryResult<Data>,
+  { renderedByServer = false } = {},
+): UseQueryResult<Data> {
   const hydrated = useHydrated();
-  if (hydrated) return query;
+  if (hydrated || renderedByServer) return query;
   return {
     ...query,
     data: undefined,
@@ -63,12 +67,19 @@ function useHydrationSafe<Data>(query: UseQueryResult<Data>): UseQueryResult<Dat
   } as UseQueryResult<Data>;
 }
 
-/** The stack list; `initial` (fetched by the server for this page) saves the first request. */
-export function useStacksQuery(initial?: InitialStacks | null) {
+/**
+ * The stack list; `initial` (fetched by the server for this page) saves the first request. With
+ * `renderedByServer`, the server renders with it too, so the page's content needs no script to show
+ * (a stack's page: its content is the largest paint on a phone). The list pages leave it off: a long
+ * list rendered by the server costs more to hydrate than it saves.
+ */
+export function useStacksQuery(initial?: InitialStacks | null, { renderedByServer = false } = {}) {
   const seed = initial
     ? { initialData: { stacks: initial.stacks }, initialDataUpdatedAt: initial.fetchedAt }
     : {};
-  return useHydrationSafe(useQuery({ ...stacksListOptions(), ...seed }));
+  return useHydrationSafe(useQuery({ ...stacksListOptions(), ...seed }), {
+    renderedByServer: renderedByServer && !!initial,
+  });
 }
 
 export function useHistoryQuery() {
@@ -97,11 +108,14 @@ export function useScansByImage(): {
 }
 
 /** The stacks as list rows (problems first), with failed last deploys once the history is in. */
-export function useStackRows(initial?: InitialStacks | null): {
+export function useStackRows(
+  initial?: InitialStacks | null,
+  options: { renderedByServer?: boolean } = {},
+): {
   rows: StackRow[] | undefined;
   stacksQuery: ReturnType<typeof useStacksQuery>;
 } {
-  const stacksQuery = useStacksQuery(initial);
+  const stacksQuery = useStacksQuery(initial, options);
   const historyQuery = useHistoryQuery();
   const history = historyQuery.data?.history;
   const rows = useMemo(
