@@ -21,12 +21,14 @@ import { standInTrivyPath } from "@stackgate/simulators";
 import {
   BENCH_KOMODO_KEY,
   BENCH_KOMODO_SECRET,
+  connectKomodoAndCreateKey,
   freePort,
   machine,
   ms,
   openFileLimit,
   request,
   root,
+  signInAsBenchAdmin,
   startProcess,
   stopProcesses,
   summarize,
@@ -197,18 +199,7 @@ async function waitUntil(launched: Launched, probe: () => Promise<boolean>, time
 
 const firstRealAnswer = async () => (await request(`${gatewayUrl}/api/v0/stacks`, withKey())).status === 200;
 
-async function signIn() {
-  const answer = await fetch(`${gatewayUrl}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: gatewayUrl },
-    body: JSON.stringify({ email: "admin@stackgate.local", password: PASSWORD }),
-  });
-  if (answer.status !== 200) throw new Error(`sign-in answered ${answer.status}`);
-  return answer.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
-}
+const signIn = () => signInAsBenchAdmin(gatewayUrl, PASSWORD);
 
 // The first start builds what is missing, applies the migrations and creates the admin: not timed.
 {
@@ -216,19 +207,7 @@ async function signIn() {
   running.add(first);
   await waitUntil(first, async () => (await request(`${gatewayUrl}/health/ready`, {})).status === 200);
   const cookie = await signIn();
-  const post = (path: string, body: unknown) =>
-    fetch(gatewayUrl + path, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: gatewayUrl, cookie },
-      body: JSON.stringify(body),
-    }).then((response) => response.json());
-  await post("/api/v0/deploy/credentials", {
-    name: "bench",
-    url: komodoUrl,
-    key: BENCH_KOMODO_KEY,
-    secret: BENCH_KOMODO_SECRET,
-  });
-  apiKey = ((await post("/api/v0/apikeys", { name: "footprint" })) as { key: string }).key;
+  apiKey = await connectKomodoAndCreateKey({ gatewayUrl, cookie, komodoUrl, keyName: "footprint" });
   await stop(first);
   running.delete(first);
 }

@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -192,15 +192,37 @@ export async function startStackgate({
     `${gatewayUrl}/health`,
   );
 
-  const signIn = await fetch(`${gatewayUrl}/api/auth/sign-in/email`, {
+  const cookie = await signInAsBenchAdmin(gatewayUrl);
+  const apiKey = await connectKomodoAndCreateKey({ gatewayUrl, cookie, komodoUrl, keyName });
+  return { komodoUrl, gatewayUrl, dataDir, apiKey, processes: { simulator, backend, gateway } };
+}
+
+/** Signs in the admin every bench seeds (SEED_ADMIN_PASSWORD=BENCH_PASSWORD); returns the cookie header. */
+export async function signInAsBenchAdmin(gatewayUrl: string, password = BENCH_PASSWORD): Promise<string> {
+  const answer = await fetch(`${gatewayUrl}/api/auth/sign-in/email`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: gatewayUrl },
-    body: JSON.stringify({ email: "admin@stackgate.local", password: BENCH_PASSWORD }),
+    body: JSON.stringify({ email: "admin@stackgate.local", password }),
   });
-  const cookie = signIn.headers
+  if (answer.status !== 200) throw new Error(`sign-in answered ${answer.status}`);
+  return answer.headers
     .getSetCookie()
     .map((value) => value.split(";")[0])
     .join("; ");
+}
+
+/** Saves the bench's simulated Komodo as the connection and creates an API key; returns the key. */
+export async function connectKomodoAndCreateKey({
+  gatewayUrl,
+  cookie,
+  komodoUrl,
+  keyName,
+}: {
+  gatewayUrl: string;
+  cookie: string;
+  komodoUrl: string;
+  keyName: string;
+}): Promise<string> {
   const post = (path: string, body: unknown) =>
     fetch(gatewayUrl + path, {
       method: "POST",
@@ -213,8 +235,32 @@ export async function startStackgate({
     key: BENCH_KOMODO_KEY,
     secret: BENCH_KOMODO_SECRET,
   });
-  const { key: apiKey } = (await post("/api/v0/apikeys", { name: keyName })) as { key: string };
-  return { komodoUrl, gatewayUrl, dataDir, apiKey, processes: { simulator, backend, gateway } };
+  return ((await post("/api/v0/apikeys", { name: keyName })) as { key: string }).key;
+}
+
+/** The Chromium the browser benches drive; without one, the bench says so and ends. */
+export function chromiumOrExit(): string {
+  const chromiumPath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(chromiumPath)) {
+    console.log(`SKIPPED: no Chromium at ${chromiumPath} (set CHROME_PATH)`);
+    process.exit(0);
+  }
+  return chromiumPath;
+}
+
+/** Builds the dashboard into a folder of the bench's own, so no other build can replace it mid-run. */
+export function buildFrontendInto(name: string): string {
+  const dist = join(root, "node_modules/.cache", name);
+  const build = spawnSync(
+    process.execPath,
+    [join(root, "node_modules/astro/bin/astro.mjs"), "build", "--root", join(root, "apps/frontend")],
+    {
+      env: { ...process.env, STACKGATE_FRONTEND_DIST: dist, ASTRO_TELEMETRY_DISABLED: "1" },
+      stdio: "ignore",
+    },
+  );
+  if (build.status !== 0) throw new Error("building the frontend failed (run astro build to see why)");
+  return dist;
 }
 
 /** The soft limit on open file descriptors of this process (and of the processes it starts). */

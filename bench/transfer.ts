@@ -6,25 +6,21 @@
  * Runs the backend, the built frontend and the gateway as their own processes against the Komodo
  * simulator; needs Chromium (CHROME_PATH or /usr/bin/chromium) and builds the frontend first.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
-import { freePort, machine, root, startProcess, startStackgate, stopProcesses } from "./lib.ts";
+import {
+  buildFrontendInto,
+  chromiumOrExit,
+  freePort,
+  machine,
+  root,
+  startProcess,
+  startStackgate,
+  stopProcesses,
+} from "./lib.ts";
 
-const chromiumPath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-if (!existsSync(chromiumPath)) {
-  console.log(`SKIPPED: no Chromium at ${chromiumPath} (set CHROME_PATH)`);
-  process.exit(0);
-}
-
-const dist = join(root, "node_modules/.cache/bench-transfer-dist");
-const build = spawnSync(
-  process.execPath,
-  [join(root, "node_modules/astro/bin/astro.mjs"), "build", "--root", join(root, "apps/frontend")],
-  { env: { ...process.env, STACKGATE_FRONTEND_DIST: dist, ASTRO_TELEMETRY_DISABLED: "1" }, stdio: "ignore" },
-);
-if (build.status !== 0) throw new Error("building the frontend failed (run astro build to see why)");
+const chromiumPath = chromiumOrExit();
+const dist = buildFrontendInto("bench-transfer-dist");
 
 const frontendPort = await freePort();
 const frontendUrl = `http://127.0.0.1:${frontendPort}`;
