@@ -25,7 +25,20 @@ const link = new RPCLink({
  * The session expired while the page was open: back to sign-in, and to this page afterwards.
  * Every call from the dashboard goes through the link, so no island has to handle this itself.
  */
+let returningToSignIn = false;
 function returnToSignIn() {
+  // Several calls may meet the 401 at once (a click, a refetch, the event stream): navigate once, or
+  // each later navigation would abort the one before it.
+  if (returningToSignIn) return;
+  returningToSignIn = true;
+  // A page restored from the back/forward cache may meet a 401 again and must be able to leave again.
+  window.addEventListener(
+    "pageshow",
+    () => {
+      returningToSignIn = false;
+    },
+    { once: true },
+  );
   window.location.assign(signInPathFor(`${window.location.pathname}${window.location.search}`));
 }
 
