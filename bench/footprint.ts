@@ -29,7 +29,7 @@ import {
   request,
   root,
   signInAsBenchAdmin,
-  startProcess,
+  startBenchKomodo,
   stopProcesses,
   summarize,
   temporaryDirectory,
@@ -118,23 +118,7 @@ function stackgateTree(rootPid: number) {
 
 const komodoPort = await freePort();
 const komodoUrl = `http://127.0.0.1:${komodoPort}`;
-await startProcess(
-  "packages/simulators/src/komodo/cli.ts",
-  [
-    "--port",
-    String(komodoPort),
-    "--stacks",
-    String(STACKS),
-    "--update-delay-ms",
-    "0",
-    "--key",
-    BENCH_KOMODO_KEY,
-    "--secret",
-    BENCH_KOMODO_SECRET,
-  ],
-  {},
-  `${komodoUrl}/version`,
-);
+await startBenchKomodo(komodoPort, STACKS);
 
 const [port, backendPort, frontendPort] = await Promise.all([freePort(), freePort(), freePort()]);
 const gatewayUrl = `http://127.0.0.1:${port}`;

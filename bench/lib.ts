@@ -149,23 +149,7 @@ export async function startStackgate({
   const komodoUrl = `http://127.0.0.1:${komodoPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const dataDir = temporaryDirectory("stackgate-bench-");
-  const simulator = await startProcess(
-    "packages/simulators/src/komodo/cli.ts",
-    [
-      "--port",
-      String(komodoPort),
-      "--stacks",
-      String(stacks),
-      "--update-delay-ms",
-      "0",
-      "--key",
-      BENCH_KOMODO_KEY,
-      "--secret",
-      BENCH_KOMODO_SECRET,
-    ],
-    {},
-    `${komodoUrl}/version`,
-  );
+  const simulator = await startBenchKomodo(komodoPort, stacks);
   const backend = await startProcess(
     backendScript,
     [],
@@ -195,6 +179,27 @@ export async function startStackgate({
   const cookie = await signInAsBenchAdmin(gatewayUrl);
   const apiKey = await connectKomodoAndCreateKey({ gatewayUrl, cookie, komodoUrl, keyName });
   return { komodoUrl, gatewayUrl, dataDir, apiKey, processes: { simulator, backend, gateway } };
+}
+
+/** The Komodo simulator as its own process, with the bench's key and secret and instant updates. */
+export function startBenchKomodo(port: number, stacks: number) {
+  return startProcess(
+    "packages/simulators/src/komodo/cli.ts",
+    [
+      "--port",
+      String(port),
+      "--stacks",
+      String(stacks),
+      "--update-delay-ms",
+      "0",
+      "--key",
+      BENCH_KOMODO_KEY,
+      "--secret",
+      BENCH_KOMODO_SECRET,
+    ],
+    {},
+    `http://127.0.0.1:${port}/version`,
+  );
 }
 
 /** Signs in the admin every bench seeds (SEED_ADMIN_PASSWORD=BENCH_PASSWORD); returns the cookie header. */
