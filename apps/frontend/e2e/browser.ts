@@ -128,17 +128,15 @@ export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector("astro-island[ssr]"));
 }
 
-/** SCREENSHOT_DIR (relative to the repository root), default test-artifacts/screenshots; created. */
-export function screenshotDir(): string {
-  const dir = resolve(repoRoot, process.env.SCREENSHOT_DIR ?? "test-artifacts/screenshots");
+/**
+ * Saves the full page as `<name>-<width>-<theme>.png` in `SCREENSHOT_DIR` (relative to the repository
+ * root) when that is set, for a person to look at (shared/design/UI.md); otherwise nothing. No test
+ * compares them: what a page must show is asserted by the tests themselves.
+ */
+export async function saveScreenshot(page: Page, name: string, theme: ThemeName): Promise<void> {
+  if (!process.env.SCREENSHOT_DIR) return;
+  const dir = resolve(repoRoot, process.env.SCREENSHOT_DIR);
   mkdirSync(dir, { recursive: true });
-  return dir;
-}
-
-/** Saves the full page as `<name>-<width>-<theme>.png` in the screenshot folder; returns the path. */
-export async function saveScreenshot(page: Page, name: string, theme: ThemeName): Promise<string> {
   const width = page.viewportSize()?.width ?? 0;
-  const path = join(screenshotDir(), `${name}-${width}-${theme}.png`);
-  await page.screenshot({ path, fullPage: true });
-  return path;
+  await page.screenshot({ path: join(dir, `${name}-${width}-${theme}.png`), fullPage: true });
 }

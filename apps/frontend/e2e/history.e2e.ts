@@ -17,7 +17,6 @@ import {
 let scenario: Scenario;
 let browser: TestBrowser;
 let pipelineKey: string;
-const screenshots: string[] = [];
 
 beforeAll(async () => {
   [scenario, browser] = await Promise.all([startScenario(), startBrowser()]);
@@ -25,7 +24,7 @@ beforeAll(async () => {
   pipelineKey = await createKey(scenario.stackgate, "deploy-web");
 });
 
-endTestsOf(() => ({ browser, scenario, screenshots }));
+endTestsOf(() => ({ browser, scenario }));
 
 const baseUrl = () => scenario.stackgate.baseUrl;
 
@@ -57,7 +56,7 @@ describe("before any deploy", () => {
     await expect(page.getByRole("link", { name: "Go to Stacks" }).getAttribute("href")).resolves.toBe(
       "/stacks",
     );
-    screenshots.push(await saveScreenshot(page, "history-empty", "light"));
+    await saveScreenshot(page, "history-empty", "light");
   });
 });
 
@@ -93,7 +92,7 @@ describe("with deploys by people and pipelines", () => {
     await page.keyboard.press("Enter");
     await expect(message.getAttribute("aria-expanded")).resolves.toBe("true");
     expect((await message.boundingBox())?.height).toBeGreaterThan(30);
-    screenshots.push(await saveScreenshot(page, "history-expanded", "light"));
+    await saveScreenshot(page, "history-expanded", "light");
   });
 
   test("filters by stack, result and person or pipeline, and keeps the filters in the address", async () => {
@@ -134,7 +133,7 @@ describe("with deploys by people and pipelines", () => {
     const running = bodyRows(page).filter({ hasText: "Running" });
     await running.waitFor();
     await running.getByRole("img", { name: "API key" }).waitFor();
-    screenshots.push(await saveScreenshot(page, "history-running", "light"));
+    await saveScreenshot(page, "history-running", "light");
     await expect(deploy).resolves.toBe(200);
     await running.waitFor({ state: "detached" });
     // In the same render: the running row becomes its result, it never vanishes in between.
@@ -151,7 +150,7 @@ describe("with deploys by people and pipelines", () => {
         const page = await openHistory("", { viewport, theme });
         // Phones get a compact list instead of a table that would scroll sideways.
         await page.getByRole(viewport === "desktop" ? "table" : "list", { name: "Deploy history" }).waitFor();
-        screenshots.push(await saveScreenshot(page, "history", theme));
+        await saveScreenshot(page, "history", theme);
         expect(await overflowing(page)).toEqual([]);
         if (viewport === "desktop") expect(await tableScrollsSideways(page, "Deploy history")).toBe(false);
       }
@@ -160,6 +159,6 @@ describe("with deploys by people and pipelines", () => {
     await page.getByRole("heading", { level: 1, name: "Historial" }).waitFor();
     await page.getByRole("table", { name: "Historial de despliegues" }).getByText("Fallido").waitFor();
     await page.getByRole("img", { name: "Clave de API" }).first().waitFor();
-    screenshots.push(await saveScreenshot(page, "history-es", "light"));
+    await saveScreenshot(page, "history-es", "light");
   });
 });

@@ -13,7 +13,7 @@ beforeAll(async () => {
   [scenario, browser] = await Promise.all([startScenario(), startBrowser()]);
 });
 
-endTestsOf(() => ({ browser, scenario, screenshots: [] }));
+endTestsOf(() => ({ browser, scenario }));
 
 describe("typing before the page is interactive", () => {
   test("a new API key's name survives hydration and the key is created with it", async () => {

@@ -13,14 +13,13 @@ import {
 
 let scenario: Scenario;
 let browser: TestBrowser;
-const screenshots: string[] = [];
 
 beforeAll(async () => {
   [scenario, browser] = await Promise.all([startScenario(), startBrowser()]);
   await connectKomodo(scenario);
 });
 
-endTestsOf(() => ({ browser, scenario, screenshots }));
+endTestsOf(() => ({ browser, scenario }));
 
 const baseUrl = () => scenario.stackgate.baseUrl;
 const apiKeys = (page: Page) => page.getByRole("region", { name: /^(API keys|Claves de API)$/ });
@@ -93,7 +92,7 @@ describe("scoped API keys in Settings", () => {
         await section.getByRole("switch", { name: "Limit this key" }).click();
         await section.getByRole("checkbox", { name: "Prometheus metrics (/metrics)" }).waitFor();
         expect(await overflowing(page)).toEqual([]);
-        screenshots.push(await saveScreenshot(page, `settings-scoped-keys-${viewport}`, theme));
+        await saveScreenshot(page, `settings-scoped-keys-${viewport}`, theme);
       }
     }
 
@@ -123,7 +122,7 @@ describe("new-vulnerability alerts in Settings", () => {
     await form.getByLabel("From severity").selectOption("high");
     await form.getByRole("switch", { name: "Alert on an image's first scan too" }).click();
     expect(await overflowing(page)).toEqual([]);
-    screenshots.push(await saveScreenshot(page, "settings-vulnerability-alerts-mobile", "dark"));
+    await saveScreenshot(page, "settings-vulnerability-alerts-mobile", "dark");
     await form.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Alert settings saved").first().waitFor();
 

@@ -1,7 +1,7 @@
 import { DEMO_DEPLOY_ERROR } from "@stackgate/simulators";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { screenshotDir } from "./browser.ts";
+import { saveScreenshot } from "./browser.ts";
 import { connectKomodo, deployWithKey, disconnectKomodo, seedPastDeploys } from "./komodo-setup.ts";
 import {
   API_KEY_NAME,
@@ -43,7 +43,6 @@ afterEach(async () => {
 
 afterAll(async () => {
   await world?.close();
-  console.log(`${world?.screenshots.length ?? 0} screenshots in ${screenshotDir()}`);
 });
 
 const counters = (page: Page) => page.getByRole("list", { name: "Stacks at a glance" });
@@ -113,7 +112,7 @@ test("shows deploys in progress from anyone, live", async () => {
   const answer = deployWithKey(world.stackgate, world.apiKey, "jellyfin", "redeploy");
   await live.getByRole("link", { name: "jellyfin" }).waitFor();
   await live.getByTitle(`API Key: ${API_KEY_NAME}`).waitFor();
-  await world.shoot(page, "overview-deploying", "light");
+  await saveScreenshot(page, "overview-deploying", "light");
   expect((await answer).status).toBe(200);
   await live.getByText("Nothing is deploying.", { exact: false }).waitFor();
 });
@@ -129,7 +128,7 @@ test("each block stands alone: without Komodo the stack counters say so, the his
       .getByRole("region", { name: "Recent failures" })
       .getByRole("link", { name: "outline" })
       .waitFor();
-    await world.shoot(page, "overview-no-connection", "light");
+    await saveScreenshot(page, "overview-no-connection", "light");
   } finally {
     await connectKomodo(world.stackgate, world.komodo);
   }
@@ -148,7 +147,7 @@ describe("screenshots", () => {
           .getByRole("listitem")
           .first()
           .waitFor();
-        await world.shoot(page, "overview-page", theme);
+        await saveScreenshot(page, "overview-page", theme);
       });
     }
   }
@@ -157,6 +156,6 @@ describe("screenshots", () => {
     const page = await world.openSignedIn("/", { lang: "es", theme: "dark" });
     await page.getByRole("img", { name: /Despliegues por día/ }).waitFor();
     await page.getByRole("list", { name: "Los stacks de un vistazo" }).waitFor();
-    await world.shoot(page, "overview-page-es", "dark");
+    await saveScreenshot(page, "overview-page-es", "dark");
   });
 });

@@ -13,7 +13,7 @@ import {
 } from "@stackgate/simulators";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, expect } from "vitest";
-import { screenshotDir, sessionCookies, type TestBrowser } from "./browser.ts";
+import { sessionCookies, type TestBrowser } from "./browser.ts";
 import { type Stackgate, startStackgate } from "./harness.ts";
 
 export const IMAGES = {
@@ -162,16 +162,13 @@ export function tableScrollsSideways(page: Page, name: string): Promise<boolean>
  * The hooks every scenario browser test file shares: after each test its pages close and must have
  * reported no errors; after all, the browser and the scenario stop.
  */
-export function endTestsOf(
-  parts: () => { browser?: TestBrowser; scenario?: Scenario; screenshots: string[] },
-) {
+export function endTestsOf(parts: () => { browser?: TestBrowser; scenario?: Scenario }) {
   afterEach(async () => {
     expect(await parts().browser!.finishTest()).toEqual([]);
   });
   afterAll(async () => {
-    const { browser, scenario, screenshots } = parts();
+    const { browser, scenario } = parts();
     await browser?.close();
     await scenario?.stop();
-    console.log(`${screenshots.length} screenshots in ${screenshotDir()}`);
   });
 }

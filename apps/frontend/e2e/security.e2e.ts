@@ -14,7 +14,6 @@ import {
 
 let scenario: Scenario;
 let browser: TestBrowser;
-const screenshots: string[] = [];
 
 beforeAll(async () => {
   [scenario, browser] = await Promise.all([
@@ -27,7 +26,7 @@ beforeAll(async () => {
   ]);
 });
 
-endTestsOf(() => ({ browser, scenario, screenshots }));
+endTestsOf(() => ({ browser, scenario }));
 
 const baseUrl = () => scenario.stackgate.baseUrl;
 const detailPath = (image: string) => `/security?image=${encodeURIComponent(image)}`;
@@ -60,7 +59,7 @@ describe("without a Komodo connection", () => {
     }
     const page = await openSecurity("/security", { viewport: "mobile", theme: "dark" });
     await page.getByText("No Komodo connection yet").waitFor();
-    screenshots.push(await saveScreenshot(page, "security-no-connection", "dark"));
+    await saveScreenshot(page, "security-no-connection", "dark");
   });
 });
 
@@ -99,7 +98,7 @@ describe("with the simulator connected", () => {
       for (const theme of ["light", "dark"] as const) {
         const shot = await openSecurity("/security", { viewport, theme });
         await shot.getByText("Scans failed: 1").waitFor();
-        screenshots.push(await saveScreenshot(shot, "security", theme));
+        await saveScreenshot(shot, "security", theme);
         expect(await overflowing(shot)).toEqual([]);
         if (viewport === "desktop") {
           expect(await tableScrollsSideways(shot, "Images and their latest scan")).toBe(false);
@@ -115,7 +114,7 @@ describe("with the simulator connected", () => {
     await slow.getByRole("button", { name: `Rescan ${IMAGES.slow}` }).click();
     await page.getByRole("region", { name: "Notifications" }).getByText("Scans queued: 1").waitFor();
     await slow.getByText(/Queued|Scanning/).waitFor();
-    screenshots.push(await saveScreenshot(page, "security-scanning", "light"));
+    await saveScreenshot(page, "security-scanning", "light");
     await slow.getByText("Scanned").waitFor({ timeout: 20_000 });
 
     await page.getByRole("button", { name: "Scan all" }).click();
@@ -157,7 +156,7 @@ describe("with the simulator connected", () => {
       for (const theme of ["light", "dark"] as const) {
         const shot = await openSecurity(detailPath(IMAGES.critical), { viewport, theme });
         await shot.getByRole("table", { name: "Vulnerabilities of the image" }).waitFor();
-        screenshots.push(await saveScreenshot(shot, "security-detail", theme));
+        await saveScreenshot(shot, "security-detail", theme);
         expect(await overflowing(shot)).toEqual([]);
       }
     }
@@ -167,7 +166,7 @@ describe("with the simulator connected", () => {
     const failed = await openSecurity(detailPath(IMAGES.private));
     await failed.getByText("The registry requires credentials").waitFor();
     await failed.getByText("Not scanned yet").waitFor();
-    screenshots.push(await saveScreenshot(failed, "security-detail-failed", "light"));
+    await saveScreenshot(failed, "security-detail-failed", "light");
 
     const unknown = await openSecurity(detailPath("docker.io/library/nowhere:1.0"));
     await unknown.getByText("No such image here").waitFor();
@@ -175,7 +174,7 @@ describe("with the simulator connected", () => {
     await expect(unknown.getByRole("link", { name: "All images" }).last().getAttribute("href")).resolves.toBe(
       "/security",
     );
-    screenshots.push(await saveScreenshot(unknown, "security-not-found", "light"));
+    await saveScreenshot(unknown, "security-not-found", "light");
   });
 
   test("reads in Spanish", async () => {
@@ -183,11 +182,11 @@ describe("with the simulator connected", () => {
     await page.getByRole("heading", { level: 1, name: "Seguridad" }).waitFor();
     await page.getByText("El registro exige credenciales").first().waitFor();
     await page.getByRole("button", { name: "Analizar todas" }).waitFor();
-    screenshots.push(await saveScreenshot(page, "security-es", "light"));
+    await saveScreenshot(page, "security-es", "light");
 
     const wide = await openSecurity("/security", { lang: "es" });
     await wide.getByRole("button", { name: `Reanalizar ${IMAGES.private}` }).waitFor();
-    screenshots.push(await saveScreenshot(wide, "security-es", "light"));
+    await saveScreenshot(wide, "security-es", "light");
     // Every column, the action included, in view at 1280 px, even with the longer Spanish words.
     expect(await tableScrollsSideways(wide, "Imágenes y su último análisis")).toBe(false);
   });

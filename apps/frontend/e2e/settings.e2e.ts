@@ -9,13 +9,12 @@ const NTFY_TOKEN = "tk_e2e0settings0token0abcdefghij";
 
 let scenario: Scenario;
 let browser: TestBrowser;
-const screenshots: string[] = [];
 
 beforeAll(async () => {
   [scenario, browser] = await Promise.all([startScenario({ ntfyToken: NTFY_TOKEN }), startBrowser()]);
 });
 
-endTestsOf(() => ({ browser, scenario, screenshots }));
+endTestsOf(() => ({ browser, scenario }));
 
 const baseUrl = () => scenario.stackgate.baseUrl;
 
@@ -70,7 +69,7 @@ describe("the Komodo connection", () => {
       expect(await page.content()).not.toContain(secret);
       expect(await page.evaluate((value) => document.body.innerHTML.includes(value), secret)).toBe(false);
     }
-    screenshots.push(await saveScreenshot(page, "settings-connected", "light"));
+    await saveScreenshot(page, "settings-connected", "light");
 
     await page.goto(`${baseUrl()}/stacks`);
     await hydrated(page);
@@ -94,7 +93,7 @@ describe("API keys", () => {
     expect(key).toMatch(/^sg_/);
     await dialog.getByRole("button", { name: "Copy the key" }).click();
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(key);
-    screenshots.push(await saveScreenshot(page, "settings-new-key", "light"));
+    await saveScreenshot(page, "settings-new-key", "light");
     await expect(callWithKey(baseUrl(), key, "GET", "/api/v0/stacks")).resolves.toBe(200);
 
     await dialog.getByRole("button", { name: "I've stored it" }).click();
@@ -152,7 +151,7 @@ describe("failure alerts", () => {
       for (const theme of ["light", "dark"] as const) {
         const shot = await openSettings({ viewport, theme });
         await alerts(shot).getByText("A token is saved").waitFor();
-        screenshots.push(await saveScreenshot(shot, "settings", theme));
+        await saveScreenshot(shot, "settings", theme);
         expect(await overflowing(shot)).toEqual([]);
       }
     }
@@ -177,7 +176,7 @@ describe("in Spanish", () => {
     await section(page, "Conexión con Komodo").getByRole("button", { name: "Sustituir" }).waitFor();
     await section(page, "Avisos de fallo").getByRole("button", { name: "Enviar una prueba" }).waitFor();
     await section(page, "Claves de API").getByText("Todavía no hay claves de API").waitFor();
-    screenshots.push(await saveScreenshot(page, "settings-es", "light"));
+    await saveScreenshot(page, "settings-es", "light");
     expect(await overflowing(page)).toEqual([]);
   });
 });
@@ -194,6 +193,6 @@ describe("removing the connection", () => {
     await confirm.getByRole("button", { name: "Remove connection" }).click();
     await connection(page).getByText("No Komodo connection yet").waitFor();
     await connection(page).getByLabel("API secret").waitFor();
-    screenshots.push(await saveScreenshot(page, "settings-empty", "light"));
+    await saveScreenshot(page, "settings-empty", "light");
   });
 });

@@ -4,17 +4,14 @@ import {
   hydrated,
   type OpenPageOptions,
   saveScreenshot,
-  screenshotDir,
   startBrowser,
   type TestBrowser,
-  type ThemeName,
   VIEWPORTS,
 } from "./browser.ts";
 import { freePort, type Stackgate, startFrontend, startStackgate } from "./harness.ts";
 
 let stackgate: Stackgate;
 let browser: TestBrowser;
-const screenshots: string[] = [];
 
 beforeAll(async () => {
   [stackgate, browser] = await Promise.all([startStackgate(), startBrowser()]);
@@ -27,7 +24,6 @@ afterEach(async () => {
 afterAll(async () => {
   await browser?.close();
   await stackgate?.stop();
-  console.log(`${screenshots.length} screenshots in ${screenshotDir()}`);
 });
 
 function openPage(options: Partial<OpenPageOptions> = {}) {
@@ -40,10 +36,6 @@ async function openSignedIn(path: string) {
   await page.goto(`${stackgate.baseUrl}${path}`);
   await hydrated(page);
   return page;
-}
-
-async function shoot(page: Page, name: string, theme: ThemeName) {
-  screenshots.push(await saveScreenshot(page, name, theme));
 }
 
 async function fillSignIn(page: Page, password: string) {
@@ -68,7 +60,7 @@ describe("signing in", () => {
     expect(await page.getByLabel("Password").evaluate((input) => input === document.activeElement)).toBe(
       true,
     );
-    await shoot(page, "sign-in-error", "light");
+    await saveScreenshot(page, "sign-in-error", "light");
 
     await fillSignIn(page, stackgate.admin.password);
     await page.waitForURL(`${stackgate.baseUrl}/history?range=7d`);
@@ -153,7 +145,7 @@ describe("the shell", () => {
     expect(cookie?.sameSite).toBe("Lax");
     expect(cookie?.path).toBe("/");
     expect((cookie?.expires ?? 0) - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600);
-    await shoot(page, "settings-es", "light");
+    await saveScreenshot(page, "settings-es", "light");
 
     await Promise.all([page.waitForEvent("load"), page.getByRole("button", { name: "English" }).click()]);
     await expect(html(page).getAttribute("lang")).resolves.toBe("en");
@@ -186,7 +178,7 @@ describe("the shell", () => {
     await account.click();
     await expect(account.getAttribute("aria-expanded")).resolves.toBe("true");
     await page.getByText(stackgate.admin.email).waitFor();
-    await shoot(page, "account-menu", "light");
+    await saveScreenshot(page, "account-menu", "light");
     await page.keyboard.press("Escape");
     await expect(account.getAttribute("aria-expanded")).resolves.toBe("false");
     expect(await account.evaluate((button) => button === document.activeElement)).toBe(true);
@@ -204,7 +196,7 @@ describe("the shell", () => {
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Page not found");
     await expect(page.getByRole("navigation", { name: "Main" }).count()).resolves.toBe(1);
-    await shoot(page, "not-found", "light");
+    await saveScreenshot(page, "not-found", "light");
   });
 });
 
@@ -220,14 +212,14 @@ describe("the design system", () => {
     expect(
       await dialog.getByRole("button", { name: "Cancel" }).evaluate((b) => b === document.activeElement),
     ).toBe(true);
-    await shoot(page, "confirm-dialog", "light");
+    await saveScreenshot(page, "confirm-dialog", "light");
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });
 
     await row.getByRole("button", { name: "Redeploy" }).click();
     await dialog.getByRole("button", { name: "Redeploy" }).click();
     await page.getByRole("region", { name: "Notifications" }).getByText("Redeployed stack-01").waitFor();
-    await shoot(page, "toast", "light");
+    await saveScreenshot(page, "toast", "light");
     await dialog.waitFor({ state: "hidden" });
   });
 
@@ -250,15 +242,15 @@ describe("screenshots", () => {
         const page = await openPage({ viewport, theme });
         await page.goto(`${stackgate.baseUrl}/sign-in`);
         await hydrated(page);
-        await shoot(page, "sign-in", theme);
+        await saveScreenshot(page, "sign-in", theme);
         await fillSignIn(page, stackgate.admin.password);
         await page.waitForURL(`${stackgate.baseUrl}/`);
         await hydrated(page);
-        await shoot(page, "overview", theme);
+        await saveScreenshot(page, "overview", theme);
 
         await page.goto(`${stackgate.baseUrl}/design-system`);
         await hydrated(page);
-        await shoot(page, "design-system", theme);
+        await saveScreenshot(page, "design-system", theme);
 
         if (viewport === "mobile") {
           const menuButton = page.getByRole("button", { name: "Menu", exact: true });
@@ -271,7 +263,7 @@ describe("screenshots", () => {
           await page.waitForURL(`${stackgate.baseUrl}/security`);
           await hydrated(page);
           await menuButton.click();
-          await shoot(page, "security-menu-open", theme);
+          await saveScreenshot(page, "security-menu-open", theme);
         }
       });
     }
@@ -297,7 +289,7 @@ describe("without a backend", () => {
         );
         await page.getByText("Stackgate is talking to a simulated Komodo").waitFor();
         await page.getByText("Version 9.8.7").waitFor();
-        await shoot(page, "backend-unavailable", theme);
+        await saveScreenshot(page, "backend-unavailable", theme);
       }
     } finally {
       await frontend.stop();

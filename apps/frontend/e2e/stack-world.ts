@@ -11,14 +11,7 @@ import {
   startKomodoSimulator,
 } from "@stackgate/simulators";
 import type { Page } from "playwright-core";
-import {
-  hydrated,
-  type OpenPageOptions,
-  saveScreenshot,
-  startBrowser,
-  type TestBrowser,
-  type ThemeName,
-} from "./browser.ts";
+import { hydrated, type OpenPageOptions, startBrowser, type TestBrowser } from "./browser.ts";
 import { type Stackgate, startStackgate } from "./harness.ts";
 import { connectKomodo, createApiKey } from "./komodo-setup.ts";
 
@@ -38,8 +31,6 @@ export interface StackWorld {
   openPage(options?: Partial<OpenPageOptions>): Promise<Page>;
   /** A signed-in page showing `path`, hydrated. */
   openSignedIn(path: string, options?: Partial<OpenPageOptions>): Promise<Page>;
-  shoot(page: Page, name: string, theme: ThemeName): Promise<void>;
-  screenshots: string[];
   close(): Promise<void>;
 }
 
@@ -62,7 +53,6 @@ export async function startStackWorld({ frontendEnv = {} }: StackWorldOptions = 
   ]);
   await connectKomodo(stackgate, komodo);
   const apiKey = await createApiKey(stackgate, API_KEY_NAME);
-  const screenshots: string[] = [];
 
   const openPage = (options: Partial<OpenPageOptions> = {}) =>
     browser.openPage({ baseUrl: stackgate.baseUrl, ...options });
@@ -72,16 +62,12 @@ export async function startStackWorld({ frontendEnv = {} }: StackWorldOptions = 
     stackgate,
     browser,
     apiKey,
-    screenshots,
     openPage,
     async openSignedIn(path, options = {}) {
       const page = await openPage({ signedInTo: stackgate, ...options });
       await page.goto(`${stackgate.baseUrl}${path}`);
       await hydrated(page);
       return page;
-    },
-    async shoot(page, name, theme) {
-      screenshots.push(await saveScreenshot(page, name, theme));
     },
     async close() {
       await browser?.close();

@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import { DEMO_DEPLOY_ERROR, startKomodoSimulator } from "@stackgate/simulators";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { hydrated, screenshotDir } from "./browser.ts";
+import { hydrated, saveScreenshot } from "./browser.ts";
 import { repoRoot } from "./harness.ts";
 import { connectKomodo, deployWithKey, disconnectKomodo } from "./komodo-setup.ts";
 import { API_KEY_NAME, type StackWorld, scansSettled, startStackWorld } from "./stack-world.ts";
@@ -22,7 +22,6 @@ afterEach(async () => {
 
 afterAll(async () => {
   await world?.close();
-  console.log(`${world?.screenshots.length ?? 0} screenshots in ${screenshotDir()}`);
 });
 
 const table = (page: Page) => page.getByRole("table", { name: "Stacks" });
@@ -85,7 +84,7 @@ describe("the stack list", () => {
         }).length,
     );
     expect(visibleRows).toBeGreaterThanOrEqual(15);
-    await world.shoot(page, "stacks-list", "light");
+    await saveScreenshot(page, "stacks-list", "light");
   });
 
   test("marks images with critical and high vulnerabilities once scanned", async () => {
@@ -156,7 +155,7 @@ describe("deploying from the list", () => {
     expect(
       await dialog.getByRole("button", { name: "Cancel" }).evaluate((b) => b === document.activeElement),
     ).toBe(true);
-    await world.shoot(page, "stacks-confirm-redeploy", "light");
+    await saveScreenshot(page, "stacks-confirm-redeploy", "light");
     await dialog.getByRole("button", { name: "Redeploy", exact: true }).click();
     await dialog.waitFor({ state: "hidden" });
 
@@ -164,7 +163,7 @@ describe("deploying from the list", () => {
     await grafana.getByTitle("Ada Admin").waitFor();
     await grafana.getByText(/^0:0[1-9]$/).waitFor();
     expect(await grafana.getByRole("button", { name: "Pull grafana", exact: true }).isDisabled()).toBe(true);
-    await world.shoot(page, "stacks-deploying", "light");
+    await saveScreenshot(page, "stacks-deploying", "light");
 
     await toasts(page).getByText("Redeployed grafana").waitFor({ timeout: 15_000 });
     await grafana.getByText("Running", { exact: true }).waitFor();
@@ -196,7 +195,7 @@ describe("deploying from the list", () => {
     const toast = toasts(page).locator("li").filter({ hasText: "Redeploy of outline failed" });
     await toast.waitFor({ timeout: 15_000 });
     await expect(toast.textContent()).resolves.toContain(DEMO_DEPLOY_ERROR);
-    await world.shoot(page, "stacks-deploy-failed", "light");
+    await saveScreenshot(page, "stacks-deploy-failed", "light");
 
     // The refreshed list counts it among the problems and says why.
     await outline.getByText("Deploy failed", { exact: true }).waitFor();
@@ -262,7 +261,7 @@ describe("a stack's page", () => {
     expect(step).toContain("STACKGATE_API_KEY: ${{ secrets.STACKGATE_API_KEY }}");
     expect(step).toContain("- name: Redeploy gitea");
     expect(await page.content()).not.toContain(world.apiKey);
-    await world.shoot(page, "stack-detail", "light");
+    await saveScreenshot(page, "stack-detail", "light");
   });
 
   test("turns Komodo's automatic update checks on and off, with clear feedback", async () => {
@@ -290,7 +289,7 @@ describe("a stack's page", () => {
     await dialog.getByLabel("Type scratch to confirm").fill("scratc");
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByLabel("Type scratch to confirm").fill("scratch");
-    await world.shoot(page, "stack-delete", "light");
+    await saveScreenshot(page, "stack-delete", "light");
     await confirm.click();
 
     await toasts(page).getByText("Deleted the stack scratch").waitFor();
@@ -335,7 +334,7 @@ describe("screenshots", () => {
         await scansSettled(world);
         const page = await world.openSignedIn("/stacks", { viewport, theme });
         await page.getByRole(viewport === "desktop" ? "table" : "list", { name: "Stacks" }).waitFor();
-        await world.shoot(page, "stacks", theme);
+        await saveScreenshot(page, "stacks", theme);
         await page.goto(`${world.stackgate.baseUrl}/stacks/immich`);
         await hydrated(page);
         await page.locator("code:visible", { hasText: "docker.io/redis:6.2-alpine" }).first().waitFor();
@@ -343,7 +342,7 @@ describe("screenshots", () => {
           .getByRole("table", { name: "Recent deploys of immich" })
           .or(page.getByText("No deploys of immich"))
           .waitFor();
-        await world.shoot(page, "stack-detail-immich", theme);
+        await saveScreenshot(page, "stack-detail-immich", theme);
       });
     }
   }
@@ -353,12 +352,12 @@ describe("screenshots", () => {
     await page.getByRole("table", { name: "Stacks" }).waitFor();
     await page.getByRole("button", { name: "Redesplegar grafana", exact: true }).click();
     await page.getByRole("dialog", { name: "¿Redesplegar grafana?" }).waitFor();
-    await world.shoot(page, "stacks-es", "dark");
+    await saveScreenshot(page, "stacks-es", "dark");
     await page.keyboard.press("Escape");
     await page.goto(`${world.stackgate.baseUrl}/stacks/outline`);
     await hydrated(page);
     await page.getByRole("heading", { name: "Desplegar desde CI" }).waitFor();
-    await world.shoot(page, "stack-detail-es", "dark");
+    await saveScreenshot(page, "stack-detail-es", "dark");
   });
 });
 
@@ -369,7 +368,7 @@ describe("without Komodo", () => {
       const page = await world.openSignedIn("/stacks");
       await page.getByText("No Komodo connection yet").waitFor();
       expect(await page.getByRole("link", { name: "Connect" }).getAttribute("href")).toBe("/settings");
-      await world.shoot(page, "stacks-no-connection", "light");
+      await saveScreenshot(page, "stacks-no-connection", "light");
     } finally {
       await connectKomodo(world.stackgate, world.komodo);
     }
@@ -379,7 +378,7 @@ describe("without Komodo", () => {
     const alert = page.getByRole("alert").filter({ hasText: "Couldn't load the stacks" });
     await alert.waitFor();
     await expect(alert.textContent()).resolves.toContain("Komodo didn't answer as expected");
-    await world.shoot(page, "stacks-komodo-down", "dark");
+    await saveScreenshot(page, "stacks-komodo-down", "dark");
     await world.komodo.faults.set({ down: false });
     await alert.getByRole("button", { name: "Try again" }).click();
     await table(page).waitFor();
