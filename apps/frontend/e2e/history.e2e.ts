@@ -1,11 +1,8 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import { hydrated, type OpenPageOptions, saveScreenshot, startBrowser, type TestBrowser } from "./browser.ts";
+import { callAsAdmin, callWithKey, connectKomodo, createApiKey } from "./komodo-setup.ts";
 import {
-  callAsAdmin,
-  callWithKey,
-  connectKomodo,
-  createKey,
   endTestsOf,
   FAILING_DEPLOY_ERROR,
   overflowing,
@@ -20,8 +17,8 @@ let pipelineKey: string;
 
 beforeAll(async () => {
   [scenario, browser] = await Promise.all([startScenario(), startBrowser()]);
-  await connectKomodo(scenario);
-  pipelineKey = await createKey(scenario.stackgate, "deploy-web");
+  await connectKomodo(scenario.stackgate, scenario.komodo);
+  pipelineKey = await createApiKey(scenario.stackgate, "deploy-web");
 });
 
 endTestsOf(() => ({ browser, scenario }));

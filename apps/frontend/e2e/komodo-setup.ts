@@ -1,6 +1,7 @@
 /**
  * Test set-up through Stackgate's own API, as a person would do it in Settings (that page is tested on
- * its own): connect a Komodo simulator, create an API key; plus past history rows for the 30-day chart.
+ * its own) or a pipeline with its key: connect a Komodo simulator, create an API key, deploy; plus past
+ * history rows for the 30-day chart. Every browser test sets its scene through these.
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ async function cookieHeader(stackgate: Stackgate): Promise<string> {
 }
 
 /** A JSON request with the admin's session, from the dashboard's origin (the API refuses other sites). */
-export async function adminRequest(stackgate: Stackgate, method: string, path: string, body?: unknown) {
+export async function callAsAdmin(stackgate: Stackgate, method: string, path: string, body?: unknown) {
   const response = await fetch(`${stackgate.baseUrl}${path}`, {
     method,
     headers: {
@@ -24,8 +25,15 @@ export async function adminRequest(stackgate: Stackgate, method: string, path: s
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return text ? JSON.parse(text) : undefined;
+  return { status: response.status, ok: response.ok, body: text ? JSON.parse(text) : null };
+}
+
+/** `callAsAdmin` for set-up steps: the answer's body, or an error naming the status. */
+export async function adminRequest(stackgate: Stackgate, method: string, path: string, body?: unknown) {
+  const answer = await callAsAdmin(stackgate, method, path, body);
+  if (!answer.ok)
+    throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body;
 }
 
 export async function connectKomodo(
@@ -49,13 +57,31 @@ export async function createApiKey(stackgate: Stackgate, name: string): Promise<
   return created.key;
 }
 
+/** A request as a pipeline sends it, with an API key. */
+export function requestWithKey(baseUrl: string, key: string, method: string, path: string, body?: unknown) {
+  return fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** The status of a pipeline's request (its body is dropped). */
+export async function callWithKey(
+  baseUrl: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const response = await requestWithKey(baseUrl, key, method, path, body);
+  await response.body?.cancel();
+  return response.status;
+}
+
 /** A deploy from outside the dashboard, as a pipeline sends it. */
 export function deployWithKey(stackgate: Stackgate, key: string, stack: string, action: string) {
-  return fetch(`${stackgate.baseUrl}/api/v0/deploy`, {
-    method: "POST",
-    headers: { "x-api-key": key, "content-type": "application/json" },
-    body: JSON.stringify({ stack, action }),
-  });
+  return requestWithKey(stackgate.baseUrl, key, "POST", "/api/v0/deploy", { stack, action });
 }
 
 export interface PastDeploy {

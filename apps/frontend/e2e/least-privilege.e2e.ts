@@ -1,22 +1,15 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import { hydrated, type OpenPageOptions, saveScreenshot, startBrowser, type TestBrowser } from "./browser.ts";
-import {
-  callAsAdmin,
-  callWithKey,
-  connectKomodo,
-  endTestsOf,
-  overflowing,
-  type Scenario,
-  startScenario,
-} from "./scenario.ts";
+import { callAsAdmin, callWithKey, connectKomodo } from "./komodo-setup.ts";
+import { endTestsOf, overflowing, type Scenario, startScenario } from "./scenario.ts";
 
 let scenario: Scenario;
 let browser: TestBrowser;
 
 beforeAll(async () => {
   [scenario, browser] = await Promise.all([startScenario(), startBrowser()]);
-  await connectKomodo(scenario);
+  await connectKomodo(scenario.stackgate, scenario.komodo);
 });
 
 endTestsOf(() => ({ browser, scenario }));

@@ -13,7 +13,7 @@ import {
 } from "@stackgate/simulators";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, expect } from "vitest";
-import { sessionCookies, type TestBrowser } from "./browser.ts";
+import type { TestBrowser } from "./browser.ts";
 import { type Stackgate, startStackgate } from "./harness.ts";
 
 export const IMAGES = {
@@ -81,55 +81,6 @@ export async function startScenario(options: ScenarioOptions = {}): Promise<Scen
     await Promise.all([komodo.close(), ntfy.close()]);
     throw error;
   }
-}
-
-/** Calls the REST API as the signed-in admin (session cookie, same-origin). */
-export async function callAsAdmin(stackgate: Stackgate, method: string, path: string, body?: unknown) {
-  const cookies = await sessionCookies(stackgate);
-  const response = await fetch(`${stackgate.baseUrl}${path}`, {
-    method,
-    headers: {
-      cookie: cookies.map(({ name, value }) => `${name}=${value}`).join("; "),
-      origin: stackgate.baseUrl,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
-/** Calls the REST API as a pipeline would, with an API key. */
-export async function callWithKey(
-  baseUrl: string,
-  key: string,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  await response.body?.cancel();
-  return response.status;
-}
-
-export async function connectKomodo({ stackgate, komodo }: Scenario) {
-  const { status } = await callAsAdmin(stackgate, "POST", "/api/v0/deploy/credentials", {
-    name: "simulator",
-    url: komodo.url,
-    key: komodo.key,
-    secret: komodo.secret,
-  });
-  if (status !== 200) throw new Error(`connecting the simulator failed: HTTP ${status}`);
-}
-
-export async function createKey(stackgate: Stackgate, name: string): Promise<string> {
-  const { status, body } = await callAsAdmin(stackgate, "POST", "/api/v0/apikeys", { name });
-  if (status !== 200) throw new Error(`creating a key failed: HTTP ${status}`);
-  return body.key;
 }
 
 /**

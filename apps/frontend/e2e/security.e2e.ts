@@ -1,8 +1,8 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import { hydrated, type OpenPageOptions, saveScreenshot, startBrowser, type TestBrowser } from "./browser.ts";
+import { connectKomodo } from "./komodo-setup.ts";
 import {
-  connectKomodo,
   endTestsOf,
   IMAGES,
   overflowing,
@@ -65,7 +65,7 @@ describe("without a Komodo connection", () => {
 
 describe("with the simulator connected", () => {
   beforeAll(async () => {
-    await connectKomodo(scenario);
+    await connectKomodo(scenario.stackgate, scenario.komodo);
   });
 
   test("lists every image with its counts and reasons, refreshing itself until the scans are done", async () => {

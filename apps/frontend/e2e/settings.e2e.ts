@@ -3,7 +3,8 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import { hydrated, type OpenPageOptions, saveScreenshot, startBrowser, type TestBrowser } from "./browser.ts";
 import { freePort } from "./harness.ts";
-import { callWithKey, endTestsOf, overflowing, type Scenario, startScenario } from "./scenario.ts";
+import { callWithKey } from "./komodo-setup.ts";
+import { endTestsOf, overflowing, type Scenario, startScenario } from "./scenario.ts";
 
 const NTFY_TOKEN = "tk_e2e0settings0token0abcdefghij";
 
