@@ -1,8 +1,9 @@
+import { useHistoryQuery } from "../../lib/queries.ts";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Card } from "../ui/Card.tsx";
+import { QueryView } from "../ui/QueryView.tsx";
+import { SkeletonLines } from "../ui/Skeleton.tsx";
 import { DeployHistoryTable } from "./DeployHistoryTable.tsx";
-import { QueryContent } from "./QueryContent.tsx";
-import { useHistoryQuery } from "./queries.ts";
 
 const SHOWN_ENTRIES = 10;
 
@@ -21,9 +22,9 @@ export function StackHistory({ stack }: { stack: string }) {
         </a>
       }
     >
-      <QueryContent
+      <QueryView
         query={query}
-        loadingLabel={t("stacks.history.loading")}
+        placeholder={<SkeletonLines label={t("stacks.history.loading")} />}
         errorTitle={t("stacks.history.loadFailed")}
         padded
       >
@@ -35,7 +36,7 @@ export function StackHistory({ stack }: { stack: string }) {
             <DeployHistoryTable entries={entries} label={t("stacks.history.of", { stack })} />
           );
         }}
-      </QueryContent>
+      </QueryView>
     </Card>
   );
 }

@@ -1,0 +1,145 @@
+/**
+ * The dashboard's shared store: one query definition per endpoint (its key, retry rule and polling),
+ * the prefetches that start them early, and the one refresh that follows the live deploy events.
+ * Every island reads the API through these, so two pages never ask the same thing in two ways.
+ */
+import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useMemo, useRef } from "react";
+import { type ImageScan, isInProgress } from "../components/security/scan-model.ts";
+import { retryUpstreamRead, retryWithoutAnswer } from "../components/ui/request-error.ts";
+import { useHydrated } from "../components/useHydrated.ts";
+import { type ApiClient, orpc } from "./api.ts";
+import { useDeployEvents } from "./deploy-events.ts";
+import { getQueryClient } from "./query-client.ts";
+
+/** While scans are queued or running, ask again this often (quietly: the list stays on screen). */
+export const SCAN_POLL_MS = 3_000;
+/** While the scanner is not available: the queued scans cannot move, so ask seldom, to see it come back. */
+export const SCANNER_DOWN_POLL_MS = 30_000;
+
+export type StackList = Awaited<ReturnType<ApiClient["stacks"]["list"]>>;
+
+/** The stack list fetched by the server while it rendered the page (see server-stacks.ts). */
+export interface InitialStacks {
+  stacks: StackList["stacks"];
+  /** When the server fetched them (epoch ms), so the browser knows how fresh they are. */
+  fetchedAt: number;
+}
+
+const stacksListOptions = () => orpc.stacks.list.queryOptions({ retry: retryUpstreamRead });
+const historyListOptions = () => orpc.history.list.queryOptions({ retry: retryWithoutAnswer });
+const historyOverviewOptions = () => orpc.history.overview.queryOptions({ retry: retryWithoutAnswer });
+const imageScansOptions = () =>
+  orpc.scans.images.queryOptions({
+    retry: retryUpstreamRead,
+    refetchInterval: ({ state: { data } }) => {
+      if (data?.scanner?.available === false) return SCANNER_DOWN_POLL_MS;
+      return data?.images.some(isInProgress) ? SCAN_POLL_MS : false;
+    },
+  });
+const imageScanOptions = (image: string) =>
+  orpc.scans.image.queryOptions({
+    input: { image },
+    retry: retryWithoutAnswer,
+    refetchInterval: ({ state: { data } }) => (data && isInProgress(data) ? SCAN_POLL_MS : false),
+  });
+
+const prefetchers = {
+  history: (client: QueryClient) => client.prefetchQuery(historyListOptions()),
+  historyOverview: (client: QueryClient) => client.prefetchQuery(historyOverviewOptions()),
+  scans: (client: QueryClient) => client.prefetchQuery(imageScansOptions()),
+};
+
+/**
+ * Starts a page's requests as soon as its island's code is loaded, in parallel with hydration rather
+ * than after it. The stack list is not among them: it comes with the page (server-stacks.ts), and a
+ * query that already exists would ignore that initial data.
+ */
+export function prefetchInBrowser(...which: (keyof typeof prefetchers)[]) {
+  if (typeof window === "undefined") return;
+  const client = getQueryClient();
+  for (const name of which) void prefetchers[name](client);
+}
+
+/**
+ * The stack list; `initial` (fetched by the server for this page) saves the first request. It is
+ * never prefetched: a query that already exists would ignore that initial data.
+ *
+ * These hooks give the query as it is. Blocks that the server rendered as loading must render so
+ * during hydration too, even when a prefetch has already answered: QueryView does that, and so must
+ * anything else that shows a query's data (see useHydrated).
+ */
+export function useStacksQuery(initial?: InitialStacks | null) {
+  const seed = initial
+    ? { initialData: { stacks: initial.stacks }, initialDataUpdatedAt: initial.fetchedAt }
+    : {};
+  return useQuery({ ...stacksListOptions(), ...seed });
+}
+
+/** The default (unfiltered) history list: the newest actions. */
+export function useHistoryQuery() {
+  return useQuery(historyListOptions());
+}
+
+export function useHistoryOverviewQuery() {
+  return useQuery(historyOverviewOptions());
+}
+
+/** Every image's latest scan, polled while any scan is under way. */
+export function useImageScansQuery() {
+  return useQuery(imageScansOptions());
+}
+
+/** One image's latest scan with its vulnerabilities, polled while that scan is under way. */
+export function useImageScanQuery(image: string) {
+  return useQuery(imageScanOptions(image));
+}
+
+/**
+ * The latest scan per image reference: empty while loading, when the scan list failed, and until the
+ * island is hydrated (the server renders without scans). `failed` likewise waits for hydration.
+ */
+export function useScansByImage(): {
+  scans: Map<string, ImageScan>;
+  failed: boolean;
+  query: ReturnType<typeof useImageScansQuery>;
+} {
+  const hydrated = useHydrated();
+  const query = useImageScansQuery();
+  const images = hydrated ? query.data?.images : undefined;
+  const scans = useMemo(() => new Map((images ?? []).map((scan) => [scan.image, scan])), [images]);
+  return { scans, failed: hydrated && query.isError, query };
+}
+
+/**
+ * What a finished deploy changes: the stack's state, every history list (filtered or not), and (on
+ * success) the queued scans. Refetches keep the old data on screen meanwhile.
+ */
+export function useRefreshAfterDeploy(): () => void {
+  const queryClient = useQueryClient();
+  return useCallback(() => {
+    for (const key of [orpc.stacks.key(), orpc.history.key(), orpc.scans.key()]) {
+      void queryClient.invalidateQueries({ queryKey: key });
+    }
+  }, [queryClient]);
+}
+
+/**
+ * Keeps the page's data current with the live deploy events: refreshes after every finished deploy,
+ * and after a reconnect too, since events may have been missed meanwhile.
+ */
+export function useRefreshOnDeployEvents() {
+  const refresh = useRefreshAfterDeploy();
+  const subscribedBefore = useRef(false);
+  useDeployEvents((event) => {
+    if (event.type === "subscribed") {
+      if (!subscribedBefore.current) {
+        subscribedBefore.current = true;
+        return;
+      }
+    } else if (event.type !== "finished") {
+      return;
+    }
+    refresh();
+  });
+}
