@@ -1,6 +1,6 @@
+import { useImageScansQuery } from "../../lib/queries.ts";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
-import type { ImageScan } from "../stacks/model.ts";
-import { useImageScansQuery } from "../stacks/queries.ts";
+import type { ImageScan } from "../security/scan-model.ts";
 import { SeverityBadges, securityHref } from "../stacks/Vulnerabilities.tsx";
 import { Code } from "../ui/Code.tsx";
 import { Spinner } from "../ui/Spinner.tsx";

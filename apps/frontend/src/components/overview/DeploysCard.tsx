@@ -1,7 +1,7 @@
 import { cx } from "../../lib/cx.ts";
+import { useHistoryOverviewQuery } from "../../lib/queries.ts";
 import { useI18n } from "../I18nProvider.tsx";
 import { QueryContent } from "../stacks/QueryContent.tsx";
-import { useHistoryOverviewQuery } from "../stacks/queries.ts";
 import { Card } from "../ui/Card.tsx";
 import { Table, TableBody, TableHead, Td, Th, Tr } from "../ui/Table.tsx";
 import { toneClasses } from "../ui/tone.ts";

@@ -1,8 +1,7 @@
 import type { Lang } from "../../lib/i18n.ts";
+import { type InitialStacks, prefetchInBrowser, useRefreshOnDeployEvents } from "../../lib/queries.ts";
 import { AppProviders } from "../AppProviders.tsx";
 import { useToastOtherDeploys } from "../stacks/live-deploys.ts";
-import { prefetchInBrowser, useRefreshOnDeployEvents } from "../stacks/queries.ts";
-import type { InitialStacks } from "../stacks/server-stacks.ts";
 import { CriticalImages } from "./CriticalImages.tsx";
 import { DeployingNow } from "./DeployingNow.tsx";
 import { DeploysCard } from "./DeploysCard.tsx";

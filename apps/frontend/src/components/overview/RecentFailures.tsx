@@ -1,6 +1,6 @@
+import { useHistoryOverviewQuery } from "../../lib/queries.ts";
 import { useT } from "../I18nProvider.tsx";
 import type { HistoryEntry } from "../stacks/model.ts";
-import { useHistoryOverviewQuery } from "../stacks/queries.ts";
 import { RelativeTime } from "../ui/RelativeTime.tsx";
 import { stackHref } from "../ui/StackLink.tsx";
 import { OverviewPanel } from "./OverviewPanel.tsx";

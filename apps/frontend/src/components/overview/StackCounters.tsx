@@ -1,10 +1,10 @@
 import { useMemo } from "react";
 import { cx } from "../../lib/cx.ts";
+import type { InitialStacks } from "../../lib/queries.ts";
 import { useT } from "../I18nProvider.tsx";
 import { LoadProblem } from "../stacks/LoadProblem.tsx";
 import { countByFilter, type StackFilter } from "../stacks/model.ts";
-import { useStackRows } from "../stacks/queries.ts";
-import type { InitialStacks } from "../stacks/server-stacks.ts";
+import { useStackRows } from "../stacks/useStackRows.ts";
 import { Skeleton } from "../ui/Skeleton.tsx";
 import { type Tone, toneClasses } from "../ui/tone.ts";
 

@@ -1,5 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
-import { orpc } from "../../lib/api.ts";
+import { useImageScanQuery } from "../../lib/queries.ts";
 import { useT } from "../I18nProvider.tsx";
 import {
   ArrowLeftIcon,
@@ -12,7 +11,6 @@ import {
   errorStatus,
   QueryView,
   RelativeTime,
-  retryWithoutAnswer,
   ScanIcon,
 } from "../ui/index.ts";
 import { FailureHelp } from "./FailureHelp.tsx";
@@ -21,19 +19,14 @@ import { ScanState } from "./ScanState.tsx";
 import { SeverityBar } from "./SeverityBar.tsx";
 import { SeverityBadges } from "./SeverityCounts.tsx";
 import { StackLinks } from "./StackLinks.tsx";
-import { type ImageScanDetail, isInProgress, SCAN_POLL_MS } from "./scan-model.ts";
+import { type ImageScanDetail, isInProgress } from "./scan-model.ts";
 import { useScanRequest } from "./useScanRequest.ts";
 import { VulnerabilityList } from "./VulnerabilityList.tsx";
 
 /** Security › one image: its latest scan and every vulnerability found. */
 export function ImageDetail({ image }: { image: string }) {
   const t = useT();
-  const query = useQuery({
-    ...orpc.scans.image.queryOptions({ input: { image } }),
-    retry: retryWithoutAnswer,
-    refetchInterval: (current) =>
-      current.state.data && isInProgress(current.state.data) ? SCAN_POLL_MS : false,
-  });
+  const query = useImageScanQuery(image);
   const status = errorStatus(query.error);
 
   return (

@@ -1,5 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
-import { orpc } from "../../lib/api.ts";
+import { useImageScansQuery } from "../../lib/queries.ts";
 import { useT } from "../I18nProvider.tsx";
 import { SecurityIcon } from "../icons.tsx";
 import {
@@ -7,7 +6,6 @@ import {
   EmptyState,
   errorStatus,
   QueryView,
-  retryWithoutAnswer,
   ScanIcon,
   Spinner,
   useMediaQuery,
@@ -17,20 +15,13 @@ import { ImageCompactList } from "./ImageCompactList.tsx";
 import { ImageTable } from "./ImageTable.tsx";
 import { NoConnection } from "./NoConnection.tsx";
 import { ScannerDown } from "./ScannerDown.tsx";
-import { type ImageScan, isInProgress, SCAN_POLL_MS, SCANNER_DOWN_POLL_MS } from "./scan-model.ts";
+import { type ImageScan, isInProgress } from "./scan-model.ts";
 import { useScanRequest } from "./useScanRequest.ts";
 
 /** Security: every image the stacks use, worst first, polling quietly while scans are under way. */
 export function ImageList() {
   const t = useT();
-  const query = useQuery({
-    ...orpc.scans.images.queryOptions(),
-    retry: retryWithoutAnswer,
-    refetchInterval: ({ state: { data } }) => {
-      if (data?.scanner?.available === false) return SCANNER_DOWN_POLL_MS;
-      return data?.images.some(isInProgress) ? SCAN_POLL_MS : false;
-    },
-  });
+  const query = useImageScansQuery();
   if (errorStatus(query.error) === 503 && query.data === undefined) return <NoConnection />;
   return (
     <QueryView query={query} errorTitle={t("security.loadFailed")}>

@@ -56,11 +56,6 @@ export const failureReason: Record<Exclude<ScanErrorKind, "other">, PlainMessage
 export const isInProgress = (scan: Pick<ImageScan, "status">) =>
   scan.status === "queued" || scan.status === "scanning";
 
-/** How often lists are asked again while a scan is queued or running (and never otherwise). */
-export const SCAN_POLL_MS = 3_000;
-/** While the scanner is not available: the queued scans cannot move, so ask seldom, to see it come back. */
-export const SCANNER_DOWN_POLL_MS = 30_000;
-
 /** The address of an image's detail view (the Stacks pages link here too). */
 export const imageDetailHref = (image: string) => `/security?image=${encodeURIComponent(image)}`;
 

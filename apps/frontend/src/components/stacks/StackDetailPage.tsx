@@ -1,6 +1,13 @@
 import type { Lang } from "../../lib/i18n.ts";
+import {
+  type InitialStacks,
+  prefetchInBrowser,
+  useRefreshOnDeployEvents,
+  useScansByImage,
+} from "../../lib/queries.ts";
 import { AppProviders } from "../AppProviders.tsx";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
+import type { ImageScan } from "../security/scan-model.ts";
 import { buttonClasses } from "../ui/Button.tsx";
 import { Card } from "../ui/Card.tsx";
 import { EmptyState } from "../ui/EmptyState.tsx";
@@ -10,15 +17,14 @@ import { DeleteStack } from "./DeleteStack.tsx";
 import { DeployButtons, useDeployFlow } from "./deploy.tsx";
 import { describeLoadError, LoadProblem } from "./LoadProblem.tsx";
 import { type LiveRun, useLiveRuns, useToastOtherDeploys } from "./live-deploys.ts";
-import { type ImageScan, type StackRow, summarizeVulnerabilities } from "./model.ts";
+import { type StackRow, summarizeVulnerabilities } from "./model.ts";
 import { PollForUpdates } from "./PollForUpdates.tsx";
-import { prefetchInBrowser, useRefreshOnDeployEvents, useScansByImage, useStackRows } from "./queries.ts";
 import { RefreshProblem } from "./RefreshProblem.tsx";
 import { StackHistory } from "./StackHistory.tsx";
 import { StackServices } from "./StackServices.tsx";
 import { StackState } from "./StackState.tsx";
-import type { InitialStacks } from "./server-stacks.ts";
 import { UpdateMarker } from "./UpdateMarker.tsx";
+import { useStackRows } from "./useStackRows.ts";
 import { StackVulnerabilities } from "./Vulnerabilities.tsx";
 
 prefetchInBrowser("history", "scans");

@@ -1,8 +1,8 @@
+import { useHistoryQuery } from "../../lib/queries.ts";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Card } from "../ui/Card.tsx";
 import { DeployHistoryTable } from "./DeployHistoryTable.tsx";
 import { QueryContent } from "./QueryContent.tsx";
-import { useHistoryQuery } from "./queries.ts";
 
 const SHOWN_ENTRIES = 10;
 

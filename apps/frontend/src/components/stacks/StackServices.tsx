@@ -1,7 +1,8 @@
 import { useT } from "../I18nProvider.tsx";
+import type { ImageScan } from "../security/scan-model.ts";
 import { Card } from "../ui/Card.tsx";
 import { Table, TableBody, TableContainer, TableHead, Td, Th, Tr } from "../ui/Table.tsx";
-import type { ImageScan, Stack } from "./model.ts";
+import type { Stack } from "./model.ts";
 import { ImageRef } from "./ServiceImage.tsx";
 import { UpdateMarker } from "./UpdateMarker.tsx";
 import { ImageVulnerabilities, securityHref } from "./Vulnerabilities.tsx";

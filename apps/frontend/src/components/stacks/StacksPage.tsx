@@ -1,5 +1,11 @@
 import { useEffect, useMemo, useState } from "react";
 import type { Lang } from "../../lib/i18n.ts";
+import {
+  type InitialStacks,
+  prefetchInBrowser,
+  useRefreshOnDeployEvents,
+  useScansByImage,
+} from "../../lib/queries.ts";
 import { AppProviders } from "../AppProviders.tsx";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Button } from "../ui/Button.tsx";
@@ -11,13 +17,12 @@ import { useDeployFlow } from "./deploy.tsx";
 import { describeLoadError, LoadProblem } from "./LoadProblem.tsx";
 import { useLiveRuns, useToastOtherDeploys } from "./live-deploys.ts";
 import { countByFilter, matchesFilter, matchesSearch, type StackFilter } from "./model.ts";
-import { prefetchInBrowser, useRefreshOnDeployEvents, useScansByImage, useStackRows } from "./queries.ts";
 import { RefreshProblem } from "./RefreshProblem.tsx";
 import { StacksCompactList } from "./StacksCompactList.tsx";
 import { StacksSkeleton } from "./StacksSkeleton.tsx";
 import { StacksTable } from "./StacksTable.tsx";
 import { StacksToolbar } from "./StacksToolbar.tsx";
-import type { InitialStacks } from "./server-stacks.ts";
+import { useStackRows } from "./useStackRows.ts";
 
 prefetchInBrowser("history", "scans");
 

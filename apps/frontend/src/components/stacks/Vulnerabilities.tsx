@@ -1,8 +1,9 @@
 import { cx } from "../../lib/cx.ts";
 import { useT } from "../I18nProvider.tsx";
+import type { ImageScan } from "../security/scan-model.ts";
 import { Badge } from "../ui/Badge.tsx";
 import { Spinner } from "../ui/Spinner.tsx";
-import { type ImageScan, isPendingScan, type VulnerabilitySummary } from "./model.ts";
+import { isPendingScan, type VulnerabilitySummary } from "./model.ts";
 
 /** The Security page's view of one image (built there; this query is the agreed link). */
 export function securityHref(image: string): string {

@@ -1,7 +1,8 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useState } from "react";
-import { api, orpc } from "../../lib/api.ts";
+import { api } from "../../lib/api.ts";
 import type { Translate } from "../../lib/i18n.ts";
+import { useRefreshAfterDeploy } from "../../lib/queries.ts";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Button } from "../ui/Button.tsx";
 import { ConfirmDialog } from "../ui/Dialog.tsx";
@@ -23,7 +24,7 @@ function deployFailureReason(error: unknown, t: Translate): string {
 function useDeployMutation() {
   const t = useT();
   const tIsolated = useTIsolated();
-  const queryClient = useQueryClient();
+  const refreshAfterDeploy = useRefreshAfterDeploy();
   return useMutation({
     mutationKey: DEPLOY_MUTATION_KEY,
     mutationFn: (request: DeployRequest) => api.deploy.run(request),
@@ -37,11 +38,8 @@ function useDeployMutation() {
         description: deployFailureReason(error, t),
       });
     },
-    onSettled: () => {
-      // The live `finished` event refreshes too; this covers a tab whose event stream is reconnecting.
-      void queryClient.invalidateQueries({ queryKey: orpc.stacks.key() });
-      void queryClient.invalidateQueries({ queryKey: orpc.history.key() });
-    },
+    // The live `finished` event refreshes too; this covers a tab whose event stream is reconnecting.
+    onSettled: refreshAfterDeploy,
   });
 }
 

@@ -1,5 +1,6 @@
+import type { ImageScan } from "../security/scan-model.ts";
 import type { LiveRun } from "./live-deploys.ts";
-import type { DeployAction, ImageScan, Stack, StackRow } from "./model.ts";
+import type { DeployAction, Stack, StackRow } from "./model.ts";
 
 /** What both stack list layouts (table and compact list) receive. */
 export interface StackListProps {

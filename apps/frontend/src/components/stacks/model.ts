@@ -3,13 +3,13 @@
  * and group, its problems, the list filters with their counts, and the problems-first order. Pure
  * functions, so the overview's counters and the Stacks page's filter chips always agree.
  */
-import type { deployAction, historyEntry, imageScan, stack } from "@stackgate/contract";
+import type { deployAction, historyEntry, stack } from "@stackgate/contract";
 import type { z } from "zod";
+import { type ImageScan, isInProgress } from "../security/scan-model.ts";
 import type { Tone } from "../ui/tone.ts";
 
 export type Stack = z.infer<typeof stack>;
 export type HistoryEntry = z.infer<typeof historyEntry>;
-export type ImageScan = z.infer<typeof imageScan>;
 export type DeployAction = z.infer<typeof deployAction>;
 
 export const DEPLOY_ACTIONS = [
@@ -147,7 +147,7 @@ export interface VulnerabilitySummary {
 }
 
 export function isPendingScan(scan: ImageScan | undefined): boolean {
-  return !scan || ((scan.status === "queued" || scan.status === "scanning") && scan.scannedAt === null);
+  return !scan || (isInProgress(scan) && scan.scannedAt === null);
 }
 
 export function summarizeVulnerabilities(

@@ -1,15 +1,30 @@
+/**
+ * The dashboard's shared store: one query definition per endpoint (its key, retry rule and polling),
+ * the prefetches that start them early, and the one refresh that follows the live deploy events.
+ * Every island reads the API through these, so two pages never ask the same thing in two ways.
+ */
 import { type QueryClient, type UseQueryResult, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useRef } from "react";
-import { orpc } from "../../lib/api.ts";
-import { useDeployEvents } from "../../lib/deploy-events.ts";
-import { getQueryClient } from "../../lib/query-client.ts";
-import { retryUpstreamRead, retryWithoutAnswer } from "../ui/request-error.ts";
-import { useHydrated } from "../useHydrated.ts";
-import { type ImageScan, lastDeployByStack, type StackRow, toStackRows } from "./model.ts";
-import type { InitialStacks } from "./server-stacks.ts";
+import { useCallback, useMemo, useRef } from "react";
+import { type ImageScan, isInProgress } from "../components/security/scan-model.ts";
+import { retryUpstreamRead, retryWithoutAnswer } from "../components/ui/request-error.ts";
+import { useHydrated } from "../components/useHydrated.ts";
+import { type ApiClient, orpc } from "./api.ts";
+import { useDeployEvents } from "./deploy-events.ts";
+import { getQueryClient } from "./query-client.ts";
 
 /** While scans are queued or running, ask again this often (quietly: the list stays on screen). */
-const SCAN_POLL_MS = 5_000;
+export const SCAN_POLL_MS = 3_000;
+/** While the scanner is not available: the queued scans cannot move, so ask seldom, to see it come back. */
+export const SCANNER_DOWN_POLL_MS = 30_000;
+
+export type StackList = Awaited<ReturnType<ApiClient["stacks"]["list"]>>;
+
+/** The stack list fetched by the server while it rendered the page (see server-stacks.ts). */
+export interface InitialStacks {
+  stacks: StackList["stacks"];
+  /** When the server fetched them (epoch ms), so the browser knows how fresh they are. */
+  fetchedAt: number;
+}
 
 const stacksListOptions = () => orpc.stacks.list.queryOptions({ retry: retryUpstreamRead });
 const historyListOptions = () => orpc.history.list.queryOptions({ retry: retryWithoutAnswer });
@@ -17,10 +32,16 @@ const historyOverviewOptions = () => orpc.history.overview.queryOptions({ retry:
 const imageScansOptions = () =>
   orpc.scans.images.queryOptions({
     retry: retryUpstreamRead,
-    refetchInterval: (query) =>
-      query.state.data?.images.some((scan) => scan.status === "queued" || scan.status === "scanning")
-        ? SCAN_POLL_MS
-        : false,
+    refetchInterval: ({ state: { data } }) => {
+      if (data?.scanner?.available === false) return SCANNER_DOWN_POLL_MS;
+      return data?.images.some(isInProgress) ? SCAN_POLL_MS : false;
+    },
+  });
+const imageScanOptions = (image: string) =>
+  orpc.scans.image.queryOptions({
+    input: { image },
+    retry: retryWithoutAnswer,
+    refetchInterval: ({ state: { data } }) => (data && isInProgress(data) ? SCAN_POLL_MS : false),
   });
 
 const prefetchers = {
@@ -82,6 +103,7 @@ export function useStacksQuery(initial?: InitialStacks | null, { renderedByServe
   });
 }
 
+/** The default (unfiltered) history list: the newest actions. */
 export function useHistoryQuery() {
   return useHydrationSafe(useQuery(historyListOptions()));
 }
@@ -90,8 +112,14 @@ export function useHistoryOverviewQuery() {
   return useHydrationSafe(useQuery(historyOverviewOptions()));
 }
 
+/** Every image's latest scan, polled while any scan is under way. */
 export function useImageScansQuery() {
   return useHydrationSafe(useQuery(imageScansOptions()));
+}
+
+/** One image's latest scan with its vulnerabilities, polled while that scan is under way. */
+export function useImageScanQuery(image: string) {
+  return useHydrationSafe(useQuery(imageScanOptions(image)));
 }
 
 /** The latest scan per image reference; empty while loading or when the scan list failed. */
@@ -107,31 +135,25 @@ export function useScansByImage(): {
   return { scans, query };
 }
 
-/** The stacks as list rows (problems first), with failed last deploys once the history is in. */
-export function useStackRows(
-  initial?: InitialStacks | null,
-  options: { renderedByServer?: boolean } = {},
-): {
-  rows: StackRow[] | undefined;
-  stacksQuery: ReturnType<typeof useStacksQuery>;
-} {
-  const stacksQuery = useStacksQuery(initial, options);
-  const historyQuery = useHistoryQuery();
-  const history = historyQuery.data?.history;
-  const rows = useMemo(
-    () => stacksQuery.data && toStackRows(stacksQuery.data.stacks, lastDeployByStack(history)),
-    [stacksQuery.data, history],
-  );
-  return { rows, stacksQuery };
+/**
+ * What a finished deploy changes: the stack's state, every history list (filtered or not), and (on
+ * success) the queued scans. Refetches keep the old data on screen meanwhile.
+ */
+export function useRefreshAfterDeploy(): () => void {
+  const queryClient = useQueryClient();
+  return useCallback(() => {
+    for (const key of [orpc.stacks.key(), orpc.history.key(), orpc.scans.key()]) {
+      void queryClient.invalidateQueries({ queryKey: key });
+    }
+  }, [queryClient]);
 }
 
 /**
- * Keeps the page's data current with the live deploy events: a finished deploy changes the stack's
- * state, the history and (on success) queues scans. After a reconnect, events may have been missed,
- * so everything is refreshed then too. Refetches keep the old data on screen meanwhile.
+ * Keeps the page's data current with the live deploy events: refreshes after every finished deploy,
+ * and after a reconnect too, since events may have been missed meanwhile.
  */
 export function useRefreshOnDeployEvents() {
-  const queryClient = useQueryClient();
+  const refresh = useRefreshAfterDeploy();
   const subscribedBefore = useRef(false);
   useDeployEvents((event) => {
     if (event.type === "subscribed") {
@@ -142,8 +164,6 @@ export function useRefreshOnDeployEvents() {
     } else if (event.type !== "finished") {
       return;
     }
-    for (const key of [orpc.stacks.key(), orpc.history.key(), orpc.scans.key()]) {
-      void queryClient.invalidateQueries({ queryKey: key });
-    }
+    refresh();
   });
 }

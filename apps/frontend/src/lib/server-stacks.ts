@@ -3,31 +3,29 @@
  * the list shows right after hydration instead of after one more round trip from the browser. Anything
  * but a quick success gives null, and the browser asks (and reports errors) as usual.
  */
-import { serverEnv } from "../../lib/server-env.ts";
-import type { Stack } from "./model.ts";
+import { createORPCClient } from "@orpc/client";
+import { RPCLink } from "@orpc/client/fetch";
+import type { ApiClient } from "./api.ts";
+import type { InitialStacks } from "./queries.ts";
+import { serverEnv } from "./server-env.ts";
 
 /** Komodo answers a list in tens of milliseconds; never hold the page for a slow one. */
 const SERVER_FETCH_TIMEOUT_MS = 1_500;
 
-export interface InitialStacks {
-  stacks: Stack[];
-  /** When the server fetched them (epoch ms), so the browser knows how fresh they are. */
-  fetchedAt: number;
+/** The typed client, straight to the backend, as the person whose browser asked for the page. */
+function clientFor(cookieHeader: string): ApiClient {
+  return createORPCClient(
+    new RPCLink({ url: `${serverEnv.backendUrl}/rpc`, headers: { cookie: cookieHeader } }),
+  );
 }
 
 export async function fetchStacksForPage(cookieHeader: string | null): Promise<InitialStacks | null> {
   if (!cookieHeader) return null;
   try {
-    const response = await fetch(`${serverEnv.backendUrl}/api/v0/stacks`, {
-      headers: { accept: "application/json", cookie: cookieHeader },
+    const { stacks } = await clientFor(cookieHeader).stacks.list(undefined, {
       signal: AbortSignal.timeout(SERVER_FETCH_TIMEOUT_MS),
     });
-    if (!response.ok) {
-      await response.body?.cancel();
-      return null;
-    }
-    const body = (await response.json()) as { stacks: Stack[] };
-    return { stacks: body.stacks, fetchedAt: Date.now() };
+    return { stacks, fetchedAt: Date.now() };
   } catch {
     return null;
   }
