@@ -20,7 +20,7 @@ import { HistoryTable } from "./HistoryTable.tsx";
 import { LoadOlder } from "./LoadOlder.tsx";
 import { type HistoryRow, historyRows } from "./rows.ts";
 
-/** The deploys of this page's life kept for the moment between their `finished` event and the refetch. */
+/** At most this many finished deploys wait here for the refetched history to hold them. */
 const JUST_FINISHED_KEPT = 50;
 
 /** Deploys that finished while the page was open, as the live events told them. */
@@ -55,7 +55,10 @@ export function HistoryView({ initialFilters }: { initialFilters: HistoryPageFil
           matchesFilters({ ...run, actor: run.actorName }, filters);
         const shown = withJustFinished(entries ?? [], justFinished.filter(live));
         const runningShown = filters.result === "all" ? running.filter(live) : [];
-        if (!isFiltered(filters) && shown.length === 0 && runningShown.length === 0) return <NoDeploysYet />;
+        const nothing = shown.length === 0 && runningShown.length === 0;
+        // The rows of other filters, kept on screen while these load, say nothing about these.
+        const loading = pages.isPlaceholderData;
+        if (nothing && !loading && !isFiltered(filters)) return <NoDeploysYet />;
         return (
           <div className="flex flex-col gap-3">
             <HistoryFilterBar choices={choices} filters={filters} onChange={changeFilters} />
@@ -66,16 +69,18 @@ export function HistoryView({ initialFilters }: { initialFilters: HistoryPageFil
               {/* Background refreshes only get this small mark: the rows stay where they are. */}
               {pages.isFetching && !pages.isFetchingNextPage && <Spinner className="size-3" />}
             </p>
-            {shown.length === 0 && runningShown.length === 0 ? (
-              <EmptyState
-                title={t("history.noMatch")}
-                description={t("history.noMatchHint")}
-                action={
-                  isFiltered(filters) && (
-                    <Button onClick={() => changeFilters(NO_FILTERS)}>{t("history.clearFilters")}</Button>
-                  )
-                }
-              />
+            {nothing ? (
+              !loading && (
+                <EmptyState
+                  title={t("history.noMatch")}
+                  description={t("history.noMatchHint")}
+                  action={
+                    isFiltered(filters) && (
+                      <Button onClick={() => changeFilters(NO_FILTERS)}>{t("history.clearFilters")}</Button>
+                    )
+                  }
+                />
+              )
             ) : (
               <HistoryRows rows={historyRows(shown, runningShown)} />
             )}
