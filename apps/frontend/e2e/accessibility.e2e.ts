@@ -117,7 +117,7 @@ for (const viewport of ["desktop", "mobile"] as const satisfies ViewportName[]) 
       test("security and an image's detail", async () => {
         const page = await world.openSignedIn("/security", { viewport, theme });
         await settled(page);
-        await page.getByText(CRITICAL_IMAGE).first().waitFor();
+        await page.getByText(CRITICAL_IMAGE).filter({ visible: true }).first().waitFor();
         await check(page, "security");
         await visit(page, `/security?image=${encodeURIComponent(CRITICAL_IMAGE)}`);
         await check(page, "image detail");

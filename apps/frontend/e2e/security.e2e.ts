@@ -181,7 +181,8 @@ describe("with the simulator connected", () => {
   test("reads in Spanish", async () => {
     const page = await openSecurity("/security", { lang: "es", viewport: "mobile" });
     await page.getByRole("heading", { level: 1, name: "Seguridad" }).waitFor();
-    await page.getByText("El registro exige credenciales").first().waitFor();
+    // The table is in the page too, hidden by CSS on a phone: wait for the text that shows.
+    await page.getByText("El registro exige credenciales").filter({ visible: true }).first().waitFor();
     await page.getByRole("button", { name: "Analizar todas" }).waitFor();
     screenshots.push(await saveScreenshot(page, "security-es", "light"));
 

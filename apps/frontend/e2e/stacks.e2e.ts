@@ -313,6 +313,8 @@ describe("on a phone", () => {
     const list = page.getByRole("list", { name: "Stacks" });
     await list.waitFor();
     await expect(list.getByRole("listitem").count()).resolves.toBe(21);
+    // The table is in the page too, but CSS hides it: out of the accessibility tree.
+    await expect(table(page).count()).resolves.toBe(0);
     const n8n = list
       .getByRole("listitem")
       .filter({ has: page.getByRole("link", { name: "n8n", exact: true }) });

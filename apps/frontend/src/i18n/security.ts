@@ -2,10 +2,8 @@
 export const en = {
   "security.description": "Vulnerability scans of every image your stacks use, worst first.",
   "security.loadFailed": "Couldn't load the image scans",
-  "security.noConnection": "No Komodo connection yet",
   "security.noConnectionHint":
     "Stackgate scans the images your stacks use, and it reads the stacks from Komodo. Connect Komodo first.",
-  "security.connect": "Connect Komodo",
   "security.noImages": "No images to scan",
   "security.noImagesHint":
     "None of your stacks names an image yet. Images appear here as soon as a stack uses them.",
@@ -99,10 +97,8 @@ export const es = {
   "security.description":
     "Análisis de vulnerabilidades de todas las imágenes que usan tus stacks, las peores primero.",
   "security.loadFailed": "No se han podido cargar los análisis de imágenes",
-  "security.noConnection": "Todavía no hay conexión con Komodo",
   "security.noConnectionHint":
     "Stackgate analiza las imágenes que usan tus stacks, y los stacks los lee de Komodo. Primero conecta Komodo.",
-  "security.connect": "Conectar Komodo",
   "security.noImages": "No hay imágenes que analizar",
   "security.noImagesHint":
     "Ninguno de tus stacks indica todavía una imagen. Las imágenes aparecerán aquí en cuanto un stack las use.",

@@ -56,6 +56,8 @@ export const en = {
   "ui.copyFailed": "Couldn't copy",
   "ui.dismiss": "Dismiss",
   "ui.notifications": "Notifications",
+  "ui.noConnection.title": "No Komodo connection yet",
+  "ui.noConnection.connect": "Connect Komodo",
 } as const;
 
 export const es = {
@@ -118,4 +120,6 @@ export const es = {
   "ui.copyFailed": "No se ha podido copiar",
   "ui.dismiss": "Cerrar",
   "ui.notifications": "Notificaciones",
+  "ui.noConnection.title": "Aún no hay conexión con Komodo",
+  "ui.noConnection.connect": "Conectar Komodo",
 } as const satisfies Record<keyof typeof en, string>;

@@ -69,10 +69,8 @@ export const en = {
   "stacks.noMatch.clear": "Clear search and filter",
 
   "stacks.load.title": "Couldn't load the stacks",
-  "stacks.load.noConnection.title": "No Komodo connection yet",
   "stacks.load.noConnection.description":
     "Stackgate shows your stacks, deploys them and scans their images once it can talk to your Komodo Core.",
-  "stacks.load.noConnection.connect": "Connect",
   "stacks.load.noConnection.hint": "There is no Komodo connection yet. Add one in Settings.",
   "stacks.load.komodoRefused":
     "Komodo didn't answer as expected: {reason}. Check that it is up, then try again.",
@@ -272,10 +270,8 @@ export const es = {
   "stacks.noMatch.clear": "Quitar búsqueda y filtro",
 
   "stacks.load.title": "No se han podido cargar los stacks",
-  "stacks.load.noConnection.title": "Aún no hay conexión con Komodo",
   "stacks.load.noConnection.description":
     "Stackgate muestra tus stacks, los despliega y analiza sus imágenes en cuanto puede hablar con tu Komodo Core.",
-  "stacks.load.noConnection.connect": "Conectar",
   "stacks.load.noConnection.hint": "Aún no hay conexión con Komodo. Añádela en Ajustes.",
   "stacks.load.komodoRefused":
     "Komodo no ha respondido como se esperaba: {reason}. Comprueba que está en marcha y vuelve a intentarlo.",

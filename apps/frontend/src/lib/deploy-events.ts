@@ -53,6 +53,14 @@ function apply(event: DeployEvent) {
   for (const listener of key === "running" ? listeners : komodoListeners) listener(event);
 }
 
+/*
+ * A loop of our own rather than oRPC's ClientRetryPlugin (checked against @orpc/client 1.16): the
+ * plugin retries only a stream that fails, but a backend that shuts down cleanly ends the stream
+ * (followDeployEvents returns when the bus closes), and the fetch adapter also reads a body that just
+ * stops, with no error event, as a normal end; both must reconnect too. The plugin's attempt count
+ * also never resets for the life of the iterator, while this back-off starts again at 1 s after
+ * every event, so a connection that was healthy for hours is tried again after 1 s, not 30.
+ */
 async function follow(signal: AbortSignal) {
   let backoff = MIN_BACKOFF_MS;
   while (!signal.aborted) {

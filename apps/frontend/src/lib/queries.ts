@@ -7,7 +7,6 @@ import type { HistoryFilters } from "@stackgate/contract";
 import {
   keepPreviousData,
   type QueryClient,
-  type UseQueryResult,
   useInfiniteQuery,
   useQuery,
   useQueryClient,
@@ -78,87 +77,62 @@ export function prefetchInBrowser(...which: (keyof typeof prefetchers)[]) {
 }
 
 /**
- * The server rendered every block as loading, so the hydration render must too, even when a prefetch
- * has already answered; the data shows in the render right after. Data the server rendered with (it
- * came with the page) is shown by both.
+ * The stack list; `initial` (fetched by the server for this page) saves the first request. It is
+ * never prefetched: a query that already exists would ignore that initial data.
+ *
+ * These hooks give the query as it is. Blocks that the server rendered as loading must render so
+ * during hydration too, even when a prefetch has already answered: QueryView does that, and so must
+ * anything else that shows a query's data (see useHydrated).
  */
-function useHydrationSafe<Data>(
-  query: UseQueryResult<Data>,
-  { renderedByServer = false } = {},
-): UseQueryResult<Data> {
-  const hydrated = useHydrated();
-  if (hydrated || renderedByServer) return query;
-  return {
-    ...query,
-    data: undefined,
-    error: null,
-    status: "pending",
-    fetchStatus: "fetching",
-    isPending: true,
-    isLoading: true,
-    isFetching: true,
-    isSuccess: false,
-    isError: false,
-    isLoadingError: false,
-    isRefetchError: false,
-  } as UseQueryResult<Data>;
-}
-
-/**
- * The stack list; `initial` (fetched by the server for this page) saves the first request. With
- * `renderedByServer`, the server renders with it too, so the page's content needs no script to show
- * (a stack's page: its content is the largest paint on a phone). The list pages leave it off: a long
- * list rendered by the server costs more to hydrate than it saves.
- */
-export function useStacksQuery(initial?: InitialStacks | null, { renderedByServer = false } = {}) {
+export function useStacksQuery(initial?: InitialStacks | null) {
   const seed = initial
     ? { initialData: { stacks: initial.stacks }, initialDataUpdatedAt: initial.fetchedAt }
     : {};
-  return useHydrationSafe(useQuery({ ...stacksListOptions(), ...seed }), {
-    renderedByServer: renderedByServer && !!initial,
-  });
+  return useQuery({ ...stacksListOptions(), ...seed });
 }
 
 /** The default (unfiltered) history list: the newest actions. */
 export function useHistoryQuery() {
-  return useHydrationSafe(useQuery(historyListOptions()));
+  return useQuery(historyListOptions());
 }
 
 /**
  * The history narrowed by `filters` (stack, actor, via, outcome) on the server, newest first;
  * `fetchNextPage` adds the next older page, down to the very first action. While other filters load,
- * the rows of the previous ones stay on screen. Started in the browser only (nothing prefetches it),
- * so the hydration render shows it loading, as the server did.
+ * the rows of the previous ones stay on screen.
  */
 export function useHistoryPages(filters: HistoryFilters, { pageSize }: { pageSize?: number } = {}) {
   return useInfiniteQuery({ ...historyPagesOptions(filters, pageSize), placeholderData: keepPreviousData });
 }
 
 export function useHistoryOverviewQuery() {
-  return useHydrationSafe(useQuery(historyOverviewOptions()));
+  return useQuery(historyOverviewOptions());
 }
 
 /** Every image's latest scan, polled while any scan is under way. */
 export function useImageScansQuery() {
-  return useHydrationSafe(useQuery(imageScansOptions()));
+  return useQuery(imageScansOptions());
 }
 
 /** One image's latest scan with its vulnerabilities, polled while that scan is under way. */
 export function useImageScanQuery(image: string) {
-  return useHydrationSafe(useQuery(imageScanOptions(image)));
+  return useQuery(imageScanOptions(image));
 }
 
-/** The latest scan per image reference; empty while loading or when the scan list failed. */
+/**
+ * The latest scan per image reference: empty while loading, when the scan list failed, and until the
+ * island is hydrated (the server renders without scans). `failed` likewise waits for hydration.
+ */
 export function useScansByImage(): {
   scans: Map<string, ImageScan>;
+  failed: boolean;
   query: ReturnType<typeof useImageScansQuery>;
 } {
+  const hydrated = useHydrated();
   const query = useImageScansQuery();
-  const scans = useMemo(
-    () => new Map((query.data?.images ?? []).map((scan) => [scan.image, scan])),
-    [query.data],
-  );
-  return { scans, query };
+  const images = hydrated ? query.data?.images : undefined;
+  const scans = useMemo(() => new Map((images ?? []).map((scan) => [scan.image, scan])), [images]);
+  return { scans, failed: hydrated && query.isError, query };
 }
 
 /**

@@ -3,7 +3,7 @@ import { type DeployRun, useDeployEvents, useRunningDeploys } from "../../lib/de
 import { useHistoryPages, useRefreshOnDeployEvents } from "../../lib/queries.ts";
 import { useT } from "../I18nProvider.tsx";
 import { HistoryIcon } from "../icons.tsx";
-import { Button, buttonClasses, EmptyState, QueryView, Spinner, useNow } from "../ui/index.ts";
+import { Button, buttonClasses, EmptyState, QueryView, Spinner, TableOrList, useNow } from "../ui/index.ts";
 import {
   apiFilters,
   type FinishedRun,
@@ -108,21 +108,14 @@ function NoDeploysYet() {
   );
 }
 
-/**
- * A table where there is room for one, a compact list on phones: both are rendered from the same rows
- * and CSS shows one (the other, `display: none`, is out of the accessibility tree too), so the server's
- * render is already right for the screen. Both tick while a deploy runs.
- */
+/** The rows as a table where there is room for one, as a compact list on phones; both tick while a deploy runs. */
 function HistoryRows({ rows }: { rows: HistoryRow[] }) {
   const now = useNow(rows.some((row) => row.success === undefined) ? 1_000 : 30_000);
   return (
-    <>
-      <div className="hidden sm:block">
-        <HistoryTable rows={rows} now={now} />
-      </div>
-      <div className="sm:hidden">
-        <HistoryCompactList rows={rows} now={now} />
-      </div>
-    </>
+    <TableOrList
+      from="sm"
+      table={<HistoryTable rows={rows} now={now} />}
+      list={<HistoryCompactList rows={rows} now={now} />}
+    />
   );
 }

@@ -1,8 +1,9 @@
 import { cx } from "../../lib/cx.ts";
 import { useHistoryOverviewQuery } from "../../lib/queries.ts";
 import { useI18n } from "../I18nProvider.tsx";
-import { QueryContent } from "../stacks/QueryContent.tsx";
 import { Card } from "../ui/Card.tsx";
+import { QueryView } from "../ui/QueryView.tsx";
+import { SkeletonLines } from "../ui/Skeleton.tsx";
 import { Table, TableBody, TableHead, Td, Th, Tr } from "../ui/Table.tsx";
 import { toneClasses } from "../ui/tone.ts";
 import { useKeyboardScrollable } from "../ui/useKeyboardScrollable.ts";
@@ -18,13 +19,13 @@ export function DeploysCard({ className }: { className?: string }) {
       description={t("overview.deploys.description")}
       className={className}
     >
-      <QueryContent
+      <QueryView
         query={query}
-        loadingLabel={t("overview.deploys.loading")}
+        placeholder={<SkeletonLines label={t("overview.deploys.loading")} />}
         errorTitle={t("overview.deploys.loadFailed")}
       >
         {(overview) => <DeploysSummary {...overview} />}
-      </QueryContent>
+      </QueryView>
     </Card>
   );
 }

@@ -1,8 +1,11 @@
-import { QueryContent, type QueryContentProps } from "../stacks/QueryContent.tsx";
 import { Card } from "../ui/Card.tsx";
+import { QueryView, type QueryViewProps } from "../ui/QueryView.tsx";
+import { SkeletonLines } from "../ui/Skeleton.tsx";
 
-interface OverviewPanelProps<Data> extends QueryContentProps<Data> {
+interface OverviewPanelProps<Data> extends Omit<QueryViewProps<Data>, "placeholder" | "padded"> {
   title: string;
+  /** Announced while loading, e.g. "Loading the history…". */
+  loadingLabel: string;
   /** The page that shows all of it, and the words of the link there. */
   allHref: string;
   allLabel: string;
@@ -15,6 +18,7 @@ export function OverviewPanel<Data>({
   allHref,
   allLabel,
   className,
+  loadingLabel,
   ...content
 }: OverviewPanelProps<Data>) {
   return (
@@ -28,7 +32,7 @@ export function OverviewPanel<Data>({
         </a>
       }
     >
-      <QueryContent padded {...content} />
+      <QueryView padded placeholder={<SkeletonLines label={loadingLabel} />} {...content} />
     </Card>
   );
 }

@@ -2,9 +2,9 @@ import { useMemo } from "react";
 import { cx } from "../../lib/cx.ts";
 import type { InitialStacks } from "../../lib/queries.ts";
 import { useT } from "../I18nProvider.tsx";
-import { LoadProblem } from "../stacks/LoadProblem.tsx";
 import { countByFilter, type StackFilter } from "../stacks/model.ts";
 import { useStackRows } from "../stacks/useStackRows.ts";
+import { RequestProblem } from "../ui/RequestProblem.tsx";
 import { Skeleton } from "../ui/Skeleton.tsx";
 import { type Tone, toneClasses } from "../ui/tone.ts";
 
@@ -24,13 +24,13 @@ const COUNTERS: readonly Counter[] = [
 /** How many stacks there are, run, have an update, or are in trouble (live from Komodo). */
 export function StackCounters({ initialStacks }: { initialStacks: InitialStacks | null }) {
   const t = useT();
-  const { rows, stacksQuery } = useStackRows(initialStacks);
+  const { rows, failed, stacksQuery } = useStackRows(initialStacks);
   const counts = useMemo(() => rows && countByFilter(rows), [rows]);
 
   if (!counts) {
-    if (stacksQuery.isError) {
+    if (failed) {
       return (
-        <LoadProblem
+        <RequestProblem
           error={stacksQuery.error}
           title={t("overview.counters.loadFailed")}
           onRetry={() => void stacksQuery.refetch()}

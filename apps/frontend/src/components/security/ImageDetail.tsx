@@ -14,7 +14,6 @@ import {
   ScanIcon,
 } from "../ui/index.ts";
 import { FailureHelp } from "./FailureHelp.tsx";
-import { NoConnection } from "./NoConnection.tsx";
 import { ScanState } from "./ScanState.tsx";
 import { SeverityBar } from "./SeverityBar.tsx";
 import { SeverityBadges } from "./SeverityCounts.tsx";
@@ -38,9 +37,7 @@ export function ImageDetail({ image }: { image: string }) {
         <ArrowLeftIcon />
         {t("security.detail.back")}
       </a>
-      {query.data === undefined && status === 503 ? (
-        <NoConnection />
-      ) : query.data === undefined && (status === 404 || status === 400) ? (
+      {query.data === undefined && (status === 404 || status === 400) ? (
         <EmptyState
           title={t("security.detail.notFound")}
           description={
@@ -60,7 +57,11 @@ export function ImageDetail({ image }: { image: string }) {
           }
         />
       ) : (
-        <QueryView query={query} errorTitle={t("security.detail.loadFailed")}>
+        <QueryView
+          query={query}
+          errorTitle={t("security.detail.loadFailed")}
+          noConnectionHint={t("security.noConnectionHint")}
+        >
           {(detail) => <DetailBody detail={detail} />}
         </QueryView>
       )}

@@ -1,19 +1,9 @@
 import { useImageScansQuery } from "../../lib/queries.ts";
 import { useT } from "../I18nProvider.tsx";
 import { SecurityIcon } from "../icons.tsx";
-import {
-  Button,
-  EmptyState,
-  errorStatus,
-  QueryView,
-  ScanIcon,
-  Spinner,
-  useMediaQuery,
-  useNow,
-} from "../ui/index.ts";
+import { Button, EmptyState, QueryView, ScanIcon, Spinner, TableOrList, useNow } from "../ui/index.ts";
 import { ImageCompactList } from "./ImageCompactList.tsx";
 import { ImageTable } from "./ImageTable.tsx";
-import { NoConnection } from "./NoConnection.tsx";
 import { ScannerDown } from "./ScannerDown.tsx";
 import { type ImageScan, isInProgress } from "./scan-model.ts";
 import { useScanRequest } from "./useScanRequest.ts";
@@ -22,9 +12,12 @@ import { useScanRequest } from "./useScanRequest.ts";
 export function ImageList() {
   const t = useT();
   const query = useImageScansQuery();
-  if (errorStatus(query.error) === 503 && query.data === undefined) return <NoConnection />;
   return (
-    <QueryView query={query} errorTitle={t("security.loadFailed")}>
+    <QueryView
+      query={query}
+      errorTitle={t("security.loadFailed")}
+      noConnectionHint={t("security.noConnectionHint")}
+    >
       {({ images, scanner }) =>
         images.length === 0 ? (
           <EmptyState
@@ -83,9 +76,10 @@ function ListToolbar({ images, refreshing }: { images: ImageScan[]; refreshing: 
 
 /** A table where there is room for one, a compact list on phones. */
 function ImageRows({ images }: { images: ImageScan[] }) {
-  const wide = useMediaQuery("(min-width: 640px)", true);
   const now = useNow(30_000);
   const request = useScanRequest();
-  const Rows = wide ? ImageTable : ImageCompactList;
-  return <Rows images={images} now={now} request={request} />;
+  const rowsProps = { images, now, request };
+  return (
+    <TableOrList from="sm" table={<ImageTable {...rowsProps} />} list={<ImageCompactList {...rowsProps} />} />
+  );
 }

@@ -5,7 +5,7 @@ import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Button } from "../ui/Button.tsx";
 import { Card } from "../ui/Card.tsx";
 import { Dialog } from "../ui/Dialog.tsx";
-import { describeLoadError } from "./LoadProblem.tsx";
+import { describeLoadError } from "../ui/request-message.ts";
 import type { Stack } from "./model.ts";
 
 /** Deleting a stack, behind a dialog that asks for its name to be typed. */

@@ -4,8 +4,8 @@ import { api } from "../../lib/api.ts";
 import { useI18n } from "../I18nProvider.tsx";
 import { Button } from "../ui/Button.tsx";
 import { Card } from "../ui/Card.tsx";
+import { describeLoadError } from "../ui/request-message.ts";
 import { showToast } from "../ui/Toast.tsx";
-import { describeLoadError } from "./LoadProblem.tsx";
 
 /**
  * Komodo's automatic image update check for one stack. Komodo's stack list does not say whether it is

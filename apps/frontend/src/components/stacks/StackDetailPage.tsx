@@ -11,11 +11,12 @@ import type { ImageScan } from "../security/scan-model.ts";
 import { buttonClasses } from "../ui/Button.tsx";
 import { Card } from "../ui/Card.tsx";
 import { EmptyState } from "../ui/EmptyState.tsx";
+import { RequestProblem } from "../ui/RequestProblem.tsx";
+import { describeLoadError } from "../ui/request-message.ts";
 import { Skeleton } from "../ui/Skeleton.tsx";
 import { CiSnippets } from "./CiSnippets.tsx";
 import { DeleteStack } from "./DeleteStack.tsx";
 import { DeployButtons, useDeployFlow } from "./deploy.tsx";
-import { describeLoadError, LoadProblem } from "./LoadProblem.tsx";
 import { type LiveRun, useLiveRuns, useToastOtherDeploys } from "./live-deploys.ts";
 import { type StackRow, summarizeVulnerabilities } from "./model.ts";
 import { PollForUpdates } from "./PollForUpdates.tsx";
@@ -50,14 +51,14 @@ function StackDetail({ name, userName, initialStacks }: Omit<StackDetailPageProp
   const tIsolated = useTIsolated();
   useRefreshOnDeployEvents();
   useToastOtherDeploys(userName);
-  const { rows, stacksQuery } = useStackRows(initialStacks, { renderedByServer: true });
-  const { scans, query: scansQuery } = useScansByImage();
+  const { rows, failed, stacksQuery } = useStackRows(initialStacks, { renderedByServer: true });
+  const { scans, failed: scansFailed } = useScansByImage();
   const runs = useLiveRuns(userName);
 
   if (!rows) {
-    if (stacksQuery.isError) {
+    if (failed) {
       return (
-        <LoadProblem
+        <RequestProblem
           error={stacksQuery.error}
           title={t("stacks.detail.loadFailed", { stack: name })}
           onRetry={() => void stacksQuery.refetch()}
@@ -84,16 +85,16 @@ function StackDetail({ name, userName, initialStacks }: Omit<StackDetailPageProp
 
   return (
     <div className="flex flex-col gap-4">
-      {stacksQuery.isError && (
+      {failed && (
         <RefreshProblem
           message={t("stacks.load.refreshFailed", { reason: describeLoadError(stacksQuery.error, t) })}
           onRetry={() => void stacksQuery.refetch()}
         />
       )}
-      <StackSummary row={row} run={runs.get(name)} scans={scans} scansUnavailable={scansQuery.isError} />
+      <StackSummary row={row} run={runs.get(name)} scans={scans} scansUnavailable={scansFailed} />
       <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="flex min-w-0 flex-col gap-4">
-          <StackServices stack={row.stack} scans={scans} scansUnavailable={scansQuery.isError} />
+          <StackServices stack={row.stack} scans={scans} scansUnavailable={scansFailed} />
           <StackHistory stack={name} />
           <CiSnippets stack={name} />
         </div>

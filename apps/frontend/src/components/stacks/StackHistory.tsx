@@ -2,8 +2,9 @@ import { useHistoryPages } from "../../lib/queries.ts";
 import { LoadOlder } from "../history/LoadOlder.tsx";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Card } from "../ui/Card.tsx";
+import { QueryView } from "../ui/QueryView.tsx";
+import { SkeletonLines } from "../ui/Skeleton.tsx";
 import { DeployHistoryTable } from "./DeployHistoryTable.tsx";
-import { QueryContent } from "./QueryContent.tsx";
 
 /** Deploys shown at first, and added by each "Load older". */
 const PAGE_SIZE = 10;
@@ -26,9 +27,9 @@ export function StackHistory({ stack }: { stack: string }) {
         </a>
       }
     >
-      <QueryContent
+      <QueryView
         query={pages}
-        loadingLabel={t("stacks.history.loading")}
+        placeholder={<SkeletonLines label={t("stacks.history.loading")} />}
         errorTitle={t("stacks.history.loadFailed")}
         padded
       >
@@ -43,7 +44,7 @@ export function StackHistory({ stack }: { stack: string }) {
             </>
           );
         }}
-      </QueryContent>
+      </QueryView>
     </Card>
   );
 }

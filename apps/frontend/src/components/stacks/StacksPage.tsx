@@ -10,11 +10,12 @@ import { AppProviders } from "../AppProviders.tsx";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Button } from "../ui/Button.tsx";
 import { EmptyState } from "../ui/EmptyState.tsx";
+import { RequestProblem } from "../ui/RequestProblem.tsx";
+import { describeLoadError } from "../ui/request-message.ts";
+import { TableOrList } from "../ui/TableOrList.tsx";
 import { showToast } from "../ui/Toast.tsx";
-import { useMediaQuery } from "../ui/useMediaQuery.ts";
 import { useProgressiveList } from "../ui/useProgressiveList.ts";
 import { useDeployFlow } from "./deploy.tsx";
-import { describeLoadError, LoadProblem } from "./LoadProblem.tsx";
 import { useLiveRuns, useToastOtherDeploys } from "./live-deploys.ts";
 import { countByFilter, matchesFilter, matchesSearch, type StackFilter } from "./model.ts";
 import { RefreshProblem } from "./RefreshProblem.tsx";
@@ -81,11 +82,10 @@ function StacksView({
   const [filter, setFilter] = useState(initialFilter);
   useQueryInAddress(search, filter);
 
-  const { rows, stacksQuery } = useStackRows(initialStacks);
-  const { scans, query: scansQuery } = useScansByImage();
+  const { rows, failed, stacksQuery } = useStackRows(initialStacks);
+  const { scans, failed: scansFailed, query: scansQuery } = useScansByImage();
   const runs = useLiveRuns(userName);
   const { ask, dialog } = useDeployFlow();
-  const wide = useMediaQuery("(min-width: 1024px)", true);
 
   const searched = useMemo(() => rows?.filter((row) => matchesSearch(row, search)), [rows, search]);
   const counts = useMemo(() => searched && countByFilter(searched), [searched]);
@@ -99,8 +99,8 @@ function StacksView({
 
   let content: React.ReactNode;
   if (!rows) {
-    content = stacksQuery.isError ? (
-      <LoadProblem
+    content = failed ? (
+      <RequestProblem
         error={stacksQuery.error}
         title={t("stacks.load.title")}
         onRetry={() => void stacksQuery.refetch()}
@@ -120,9 +120,13 @@ function StacksView({
       />
     );
   } else {
-    const List = wide ? StacksTable : StacksCompactList;
+    const listProps = { rows: visible, runs, scans, scansUnavailable: scansFailed, onAsk: ask };
     content = (
-      <List rows={visible} runs={runs} scans={scans} scansUnavailable={scansQuery.isError} onAsk={ask} />
+      <TableOrList
+        from="lg"
+        table={<StacksTable {...listProps} />}
+        list={<StacksCompactList {...listProps} />}
+      />
     );
   }
 
@@ -136,13 +140,13 @@ function StacksView({
         counts={counts}
         refreshing={Boolean(rows) && stacksQuery.isFetching}
       />
-      {rows && stacksQuery.isError && (
+      {rows && failed && (
         <RefreshProblem
           message={t("stacks.load.refreshFailed", { reason: describeLoadError(stacksQuery.error, t) })}
           onRetry={() => void stacksQuery.refetch()}
         />
       )}
-      {rows && scansQuery.isError && (
+      {rows && scansFailed && (
         <RefreshProblem
           message={t("stacks.vulns.loadFailed", { reason: describeLoadError(scansQuery.error, t) })}
           onRetry={() => void scansQuery.refetch()}

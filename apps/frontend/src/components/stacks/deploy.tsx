@@ -8,8 +8,8 @@ import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Button } from "../ui/Button.tsx";
 import { ConfirmDialog } from "../ui/Dialog.tsx";
 import { errorMessage, errorStatus } from "../ui/request-error.ts";
+import { describeLoadError } from "../ui/request-message.ts";
 import { showToast } from "../ui/Toast.tsx";
-import { describeLoadError } from "./LoadProblem.tsx";
 import { DEPLOY_MUTATION_KEY, type DeployRequest } from "./live-deploys.ts";
 import { DEPLOY_ACTIONS, type DeployAction, type Stack } from "./model.ts";
 
