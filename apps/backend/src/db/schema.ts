@@ -147,7 +147,12 @@ export const deployHistory = sqliteTable(
     running: integer("running", { mode: "boolean" }).notNull().default(false),
   },
   (table) => [
-    index("deploy_history_created_at_idx").on(table.createdAt),
+    // The history list pages newest first by (createdAt, id), alone or narrowed to one stack,
+    // caller or outcome; each narrowing has its index so a page reads only its own rows.
+    index("deploy_history_created_at_id_idx").on(table.createdAt, table.id),
+    index("deploy_history_stack_idx").on(table.stack, table.createdAt, table.id),
+    index("deploy_history_actor_idx").on(table.actor, table.createdAt, table.id),
+    index("deploy_history_success_idx").on(table.success, table.createdAt, table.id),
     index("deploy_history_running_idx").on(table.running).where(sql`running = 1`),
   ],
 );

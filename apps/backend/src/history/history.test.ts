@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/database.ts";
 import { manualClock } from "../testing/clock.ts";
-import { createHistoryService, INTERRUPTED_MESSAGE, type NewHistoryEntry } from "./service.ts";
+import {
+  createHistoryService,
+  type HistoryPageQuery,
+  INTERRUPTED_MESSAGE,
+  type NewHistoryEntry,
+  selectPage,
+} from "./service.ts";
 
 const directory = mkdtempSync(join(tmpdir(), "stackgate-history-"));
 const database = openDatabase(join(directory, "db.sqlite"));
@@ -64,7 +70,7 @@ describe("history overview", () => {
         entry(new Date(Date.parse("2026-11-21T00:00:00Z") + minute * 60_000).toISOString(), "api", true),
       );
     }
-    const list = history.list();
+    const list = history.list().entries;
     expect(list).toHaveLength(100);
     expect(list[0]!.createdAt.toISOString()).toBe("2026-11-22T11:30:00.000Z");
     const times = list.map((item) => item.createdAt.getTime());
@@ -84,19 +90,86 @@ describe("running actions", () => {
     };
     history.begin({ id: "done", stack: "web", ...started });
     history.begin({ id: "cut-off", stack: "api", ...started });
-    expect(history.list()).toEqual([]);
+    expect(history.list().entries).toEqual([]);
     expect(history.overview().total).toBe(0);
 
     clock.advance(1000);
     history.finish("done", { success: true, message: "ok", finishedAt: new Date(clock.now()) });
-    expect(history.list()).toEqual([expect.objectContaining({ id: "done", success: true, message: "ok" })]);
+    expect(history.list().entries).toEqual([
+      expect.objectContaining({ id: "done", success: true, message: "ok" }),
+    ]);
 
     clock.advance(1000);
     const interrupted = history.failInterrupted();
     expect(interrupted).toEqual([expect.objectContaining({ id: "cut-off", stack: "api", running: false })]);
-    expect(history.list()[0]).toMatchObject({ id: "cut-off", success: false, message: INTERRUPTED_MESSAGE });
-    expect(history.list()[0]!.createdAt.getTime()).toBe(clock.now());
+    expect(history.list().entries[0]).toMatchObject({
+      id: "cut-off",
+      success: false,
+      message: INTERRUPTED_MESSAGE,
+    });
+    expect(history.list().entries[0]!.createdAt.getTime()).toBe(clock.now());
     expect(history.failInterrupted()).toEqual([]);
+    fresh.close();
+  });
+});
+
+describe("history pages", () => {
+  const after = { createdAt: new Date("2026-11-21T00:30:00Z"), id: "run-40" };
+  const plan = (query: HistoryPageQuery, stacks?: string[]) => {
+    const { sql, params } = selectPage(database.db, query, stacks).toSQL();
+    return database.db.$client
+      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(...params)
+      .map((step) => (step as { detail: string }).detail)
+      .join(" | ");
+  };
+
+  it.each<[string, HistoryPageQuery, string]>([
+    ["the newest", {}, "SCAN deploy_history USING INDEX deploy_history_created_at_id_idx"],
+    ["an older page", { after }, "deploy_history_created_at_id_idx ((created_at,id)<(?,?))"],
+    ["one stack", { stack: "web", after }, "deploy_history_stack_idx (stack=? AND (created_at,id)<(?,?))"],
+    ["one caller", { actor: "Ada", after }, "deploy_history_actor_idx (actor=? AND (created_at,id)<(?,?))"],
+    [
+      "failures",
+      { outcome: "failure", after },
+      "deploy_history_success_idx (success=? AND (created_at,id)<(?,?))",
+    ],
+    ["people", { via: "session", after }, "deploy_history_created_at_id_idx ((created_at,id)<(?,?))"],
+    [
+      "all filters at once",
+      { stack: "web", actor: "Ada", via: "session", outcome: "success", after },
+      "deploy_history_stack_idx (stack=? AND (created_at,id)<(?,?))",
+    ],
+  ])("reads %s from an index in page order, for everyone and for a scoped key", (_, query, expected) => {
+    for (const stacks of [undefined, ["web-*", "api"]]) {
+      const steps = plan(query, stacks);
+      expect(steps).toContain(expected);
+      expect(steps).not.toMatch(/TEMP B-TREE|MULTI-INDEX/);
+    }
+  });
+
+  it("narrows by every filter at once, and pages on where the last page ended", () => {
+    const fresh = openDatabase(join(directory, "pages.sqlite"));
+    const history = createHistoryService({ db: fresh.db, clock });
+    const webFailures = [
+      entry("2026-11-20T10:00:00Z", "web", false),
+      entry("2026-11-21T10:00:00Z", "web", false),
+    ];
+    for (const item of [
+      ...webFailures,
+      entry("2026-11-21T11:00:00Z", "web", true),
+      entry("2026-11-21T12:00:00Z", "api", false),
+      { ...entry("2026-11-21T13:00:00Z", "web", false), actor: "API Key: ci", via: "apiKey" as const },
+    ])
+      history.record(item);
+
+    const filters = { stack: "web", actor: "Ada", via: "session", outcome: "failure" } as const;
+    const newest = history.list({ ...filters, limit: 1 });
+    expect(newest.entries).toEqual([expect.objectContaining({ id: webFailures[1]!.id })]);
+    expect(newest.next).toEqual({ createdAt: webFailures[1]!.createdAt, id: webFailures[1]!.id });
+    const older = history.list({ ...filters, limit: 1, after: newest.next! });
+    expect(older).toEqual({ entries: [expect.objectContaining({ id: webFailures[0]!.id })], next: null });
+    expect(history.list({ via: "apiKey" }).entries.map((item) => item.actor)).toEqual(["API Key: ci"]);
     fresh.close();
   });
 });

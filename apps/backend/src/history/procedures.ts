@@ -1,11 +1,14 @@
+import { encodeHistoryCursor } from "@stackgate/contract";
 import { type Implementer, visibleStackPatterns } from "../implementer.ts";
 import type { HistoryService } from "./service.ts";
 
 export function historyProcedures(os: Implementer, { history }: { history: HistoryService }) {
   return {
-    list: os.history.list.handler(({ context }) => ({
-      history: history.list(visibleStackPatterns(context.caller)),
-    })),
+    list: os.history.list.handler(({ input = {}, context }) => {
+      const { cursor, ...query } = input;
+      const page = history.list({ ...query, after: cursor }, visibleStackPatterns(context.caller));
+      return { history: page.entries, nextCursor: page.next && encodeHistoryCursor(page.next) };
+    }),
     overview: os.history.overview.handler(({ context }) =>
       history.overview(visibleStackPatterns(context.caller)),
     ),

@@ -1,3 +1,4 @@
+import { HISTORY_PAGE_LIMIT, type HistoryFilters, type HistoryPosition } from "@stackgate/contract";
 import { and, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { deployHistory } from "../db/schema.ts";
@@ -19,7 +20,6 @@ export const INTERRUPTED_MESSAGE = "interrupted: the service stopped before this
 /** An outcome the database would not take is written again this often, until it lands. */
 const FINISH_RETRY_MS = 2000;
 
-const HISTORY_LIMIT = 100;
 const OVERVIEW_DAYS = 30;
 const DAY_MS = 86_400_000;
 
@@ -47,11 +47,60 @@ const finished = eq(deployHistory.running, false);
 /**
  * Entries on stacks matching one of the patterns (a scoped API key's stacks); all without patterns.
  * Patterns hold only letters, digits and `._-*?`, which GLOB reads as the key scope means them.
+ * The unary `+` keeps SQLite from reading these through the stack index and sorting what it finds:
+ * the rows are read in the list's order and these checked on the way (see `matchesFilters`).
  */
 const onStacks = (patterns?: readonly string[]): SQL | undefined =>
   patterns === undefined
     ? undefined
-    : (or(...patterns.map((pattern) => sql`${deployHistory.stack} GLOB ${pattern}`)) ?? sql`0`);
+    : (or(...patterns.map((pattern) => sql`+${deployHistory.stack} GLOB ${pattern}`)) ?? sql`0`);
+
+/** Which page of the history to read: narrowed by the filters, older than `after`, `limit` entries. */
+export interface HistoryPageQuery extends HistoryFilters {
+  after?: HistoryPosition;
+  limit?: number;
+}
+
+/** Entries after `position` in the list's order (createdAt, then id, newest first). */
+const olderThan = ({ createdAt, id }: HistoryPosition): SQL =>
+  sql`(${deployHistory.createdAt}, ${deployHistory.id}) < (${createdAt.getTime()}, ${id})`;
+
+/**
+ * The filters as SQL. Each page is read from an index that holds the rows in the list's order
+ * (createdAt, id), so a page reads only its own rows and nothing is sorted: the index of the first
+ * filter given among stack, actor and outcome (the most selective first), or the plain one. The
+ * other filters are checked on those rows; their unary `+` keeps SQLite, which has no statistics
+ * to choose by, from picking one of them instead.
+ */
+function matchesFilters({ stack, actor, via, outcome }: HistoryFilters): SQL | undefined {
+  const success = outcome === undefined ? undefined : outcome === "success" ? 1 : 0;
+  const indexed = stack !== undefined ? "stack" : actor !== undefined ? "actor" : "success";
+  const term = (name: "stack" | "actor" | "success", value: string | number | undefined) => {
+    if (value === undefined) return undefined;
+    const column = deployHistory[name];
+    return name === indexed ? sql`${column} = ${value}` : sql`+${column} = ${value}`;
+  };
+  return and(
+    term("stack", stack),
+    term("actor", actor),
+    term("success", success),
+    via === undefined ? undefined : eq(deployHistory.via, via),
+  );
+}
+
+/** The query of one history page, newest first (exported so a test can check its plan uses an index). */
+export function selectPage(
+  db: Database,
+  { after, limit = HISTORY_PAGE_LIMIT, ...filters }: HistoryPageQuery,
+  stacks?: readonly string[],
+) {
+  return db
+    .select()
+    .from(deployHistory)
+    .where(and(finished, onStacks(stacks), matchesFilters(filters), after && olderThan(after)))
+    .orderBy(desc(deployHistory.createdAt), desc(deployHistory.id))
+    .limit(limit);
+}
 
 export function createHistoryService({ db, clock, logger }: { db: Database; clock: Clock; logger?: Logger }) {
   const publicFields = ({
@@ -155,16 +204,23 @@ export function createHistoryService({ db, clock, logger }: { db: Database; cloc
       unwrittenOutcomes.close();
     },
 
-    /** The last 100 actions, newest first; only those on stacks matching `stacks` when given. */
-    list(stacks?: readonly string[]) {
-      return db
-        .select()
-        .from(deployHistory)
-        .where(and(finished, onStacks(stacks)))
-        .orderBy(desc(deployHistory.createdAt))
-        .limit(HISTORY_LIMIT)
-        .all()
-        .map(publicFields);
+    /**
+     * One page of the history, newest first: by default the last 100 actions. Only entries on
+     * stacks matching `stacks` when given. `next` is where the following, older page starts;
+     * null when nothing older is left. Entries recorded meanwhile are newer, so they never shift it.
+     */
+    list(
+      { after, limit = HISTORY_PAGE_LIMIT, ...filters }: HistoryPageQuery = {},
+      stacks?: readonly string[],
+    ) {
+      // One more than asked: whether it exists tells if an older page does.
+      const rows = selectPage(db, { ...filters, after, limit: limit + 1 }, stacks).all();
+      const entries = rows.slice(0, limit);
+      const last = entries.at(-1);
+      return {
+        entries: entries.map(publicFields),
+        next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null,
+      };
     },
 
     /** The last 30 days (today included), per day (UTC) and per stack; `stacks` as for `list`. */

@@ -3,7 +3,14 @@
  * the prefetches that start them early, and the one refresh that follows the live deploy events.
  * Every island reads the API through these, so two pages never ask the same thing in two ways.
  */
-import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { HistoryFilters } from "@stackgate/contract";
+import {
+  keepPreviousData,
+  type QueryClient,
+  useInfiniteQuery,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
 import { useCallback, useMemo, useRef } from "react";
 import { type ImageScan, isInProgress } from "../components/security/scan-model.ts";
 import { retryUpstreamRead, retryWithoutAnswer } from "../components/ui/request-error.ts";
@@ -28,6 +35,14 @@ export interface InitialStacks {
 
 const stacksListOptions = () => orpc.stacks.list.queryOptions({ retry: retryUpstreamRead });
 const historyListOptions = () => orpc.history.list.queryOptions({ retry: retryWithoutAnswer });
+/** The history one page at a time, newest first, as the API narrows it; `limit` entries a page. */
+const historyPagesOptions = (filters: HistoryFilters, limit?: number) =>
+  orpc.history.list.infiniteOptions({
+    input: (cursor: string | undefined) => ({ ...filters, cursor, limit }),
+    initialPageParam: undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    retry: retryWithoutAnswer,
+  });
 const historyOverviewOptions = () => orpc.history.overview.queryOptions({ retry: retryWithoutAnswer });
 const imageScansOptions = () =>
   orpc.scans.images.queryOptions({
@@ -79,6 +94,15 @@ export function useStacksQuery(initial?: InitialStacks | null) {
 /** The default (unfiltered) history list: the newest actions. */
 export function useHistoryQuery() {
   return useQuery(historyListOptions());
+}
+
+/**
+ * The history narrowed by `filters` (stack, actor, via, outcome) on the server, newest first;
+ * `fetchNextPage` adds the next older page, down to the very first action. While other filters load,
+ * the rows of the previous ones stay on screen.
+ */
+export function useHistoryPages(filters: HistoryFilters, { pageSize }: { pageSize?: number } = {}) {
+  return useInfiniteQuery({ ...historyPagesOptions(filters, pageSize), placeholderData: keepPreviousData });
 }
 
 export function useHistoryOverviewQuery() {

@@ -2,7 +2,7 @@ import { useT } from "../I18nProvider.tsx";
 import { StackLink } from "../ui/index.ts";
 import { ActionLabel, ActorName, ResultMark, WhenText } from "./cells.tsx";
 import { MessageCell } from "./MessageCell.tsx";
-import type { HistoryRow } from "./rows.ts";
+import { type HistoryRow, resultOf } from "./rows.ts";
 
 /** The history on narrow screens: a short block per deploy, nothing hidden off to the side. */
 export function HistoryCompactList({ rows, now }: { rows: HistoryRow[]; now: number }) {
@@ -30,15 +30,14 @@ export function HistoryCompactList({ rows, now }: { rows: HistoryRow[]; now: num
             </span>
             <ActorName actor={row.actor} via={row.via} />
           </div>
-          {row.message !== null && (
-            <MessageCell
-              message={row.message}
-              failed={row.success === false}
-              className="max-w-full text-xs"
-            />
-          )}
+          <CompactMessage row={row} />
         </li>
       ))}
     </ul>
   );
+}
+
+function CompactMessage({ row }: { row: HistoryRow }) {
+  const result = resultOf(row);
+  return result ? <MessageCell result={result} className="max-w-full text-xs" /> : null;
 }

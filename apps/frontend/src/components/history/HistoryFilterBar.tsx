@@ -1,38 +1,63 @@
+import { useRef } from "react";
 import { useT } from "../I18nProvider.tsx";
 import { FilterChips, SelectField } from "../ui/index.ts";
 import {
   type ActorFilter,
   actorDisplayName,
   type HistoryEntry,
-  type HistoryFilters,
-  matchesResult,
-  type ResultFilter,
+  type HistoryPageFilters,
+  isKeyActor,
 } from "./filters.ts";
 
-interface HistoryFilterBarProps {
-  /** Every entry: the choices of stack and actor. */
-  entries: HistoryEntry[];
-  /** The entries the stack and actor filters keep: what the result counts count. */
-  inScope: HistoryEntry[];
-  filters: HistoryFilters;
-  onChange: (filters: HistoryFilters) => void;
+/** What the stack and actor filters offer. */
+export interface FilterChoices {
+  stacks: string[];
+  people: string[];
+  keys: string[];
 }
 
-const distinctSorted = (values: string[]) => [...new Set(values)].sort((a, b) => a.localeCompare(b));
+const distinctSorted = (values: Iterable<string>) => [...new Set(values)].sort((a, b) => a.localeCompare(b));
 
-export function HistoryFilterBar({ entries, inScope, filters, onChange }: HistoryFilterBarProps) {
+/**
+ * The stacks and actors to offer: every one this page has listed so far, under any filters (the API
+ * narrows the list, so the rows of one filter alone would offer nothing else), and those the address names.
+ */
+export function useFilterChoices(
+  entries: readonly HistoryEntry[] | undefined,
+  filters: HistoryPageFilters,
+): FilterChoices {
+  const seen = useRef(new Map<string, Pick<HistoryEntry, "stack" | "actor" | "via">>());
+  for (const { stack, actor, via } of entries ?? [])
+    seen.current.set(`${via}:${actor}\n${stack}`, { stack, actor, via });
+  const listed = [...seen.current.values()];
+  const named = filters.actor.startsWith("actor:") ? filters.actor.slice("actor:".length) : undefined;
+  const addressed = named !== undefined && !listed.some((entry) => entry.actor === named) ? [named] : [];
+  const actors = (via: HistoryEntry["via"]) => [
+    ...listed.filter((entry) => entry.via === via).map((entry) => entry.actor),
+    ...addressed.filter((actor) => (via === "apiKey") === isKeyActor(actor)),
+  ];
+  return {
+    stacks: distinctSorted([
+      ...listed.map((entry) => entry.stack),
+      ...(filters.stack ? [filters.stack] : []),
+    ]),
+    people: distinctSorted(actors("session")),
+    keys: distinctSorted(actors("apiKey")),
+  };
+}
+
+interface HistoryFilterBarProps {
+  choices: FilterChoices;
+  filters: HistoryPageFilters;
+  onChange: (filters: HistoryPageFilters) => void;
+}
+
+export function HistoryFilterBar({
+  choices: { stacks, people, keys },
+  filters,
+  onChange,
+}: HistoryFilterBarProps) {
   const t = useT();
-  // A stack named in the address stays choosable even when none of the last 100 entries has it.
-  const stacks = distinctSorted([
-    ...entries.map((entry) => entry.stack),
-    ...(filters.stack ? [filters.stack] : []),
-  ]);
-  const people = distinctSorted(
-    entries.filter((entry) => entry.via === "session").map((entry) => entry.actor),
-  );
-  const keys = distinctSorted(entries.filter((entry) => entry.via === "apiKey").map((entry) => entry.actor));
-  const count = (result: ResultFilter) => inScope.filter((entry) => matchesResult(entry, result)).length;
-
   return (
     <div className="flex flex-wrap items-end gap-3">
       <SelectField
@@ -81,9 +106,9 @@ export function HistoryFilterBar({ entries, inScope, filters, onChange }: Histor
         value={filters.result}
         onChange={(result) => onChange({ ...filters, result })}
         options={[
-          { value: "all", label: t("history.filter.all"), count: count("all") },
-          { value: "succeeded", label: t("history.filter.succeeded"), count: count("succeeded") },
-          { value: "failed", label: t("history.filter.failed"), count: count("failed") },
+          { value: "all", label: t("history.filter.all") },
+          { value: "succeeded", label: t("history.filter.succeeded") },
+          { value: "failed", label: t("history.filter.failed") },
         ]}
         className="h-9"
       />

@@ -2,7 +2,7 @@ import { useT } from "../I18nProvider.tsx";
 import { StackLink, Table, TableBody, TableContainer, TableHead, Td, Th, Tr } from "../ui/index.ts";
 import { ActionLabel, ActorName, ResultMark, WhenText } from "./cells.tsx";
 import { MessageCell } from "./MessageCell.tsx";
-import type { HistoryRow } from "./rows.ts";
+import { type HistoryRow, resultOf } from "./rows.ts";
 
 /** The history on wider screens: one dense line per deploy, the message taking the room that is left. */
 export function HistoryTable({ rows, now }: { rows: HistoryRow[]; now: number }) {
@@ -39,15 +39,7 @@ export function HistoryTable({ rows, now }: { rows: HistoryRow[]; now: number })
                 <ActorName actor={row.actor} via={row.via} />
               </Td>
               <Td>
-                {row.message === null ? (
-                  <span className="text-fg-muted">{t("history.inProgress")}</span>
-                ) : (
-                  <MessageCell
-                    message={row.message}
-                    failed={row.success === false}
-                    className="max-w-xs lg:max-w-sm xl:max-w-xl 2xl:max-w-3xl"
-                  />
-                )}
+                <RowMessage row={row} />
               </Td>
             </Tr>
           ))}
@@ -55,4 +47,11 @@ export function HistoryTable({ rows, now }: { rows: HistoryRow[]; now: number })
       </Table>
     </TableContainer>
   );
+}
+
+function RowMessage({ row }: { row: HistoryRow }) {
+  const t = useT();
+  const result = resultOf(row);
+  if (!result) return <span className="text-fg-muted">{t("history.inProgress")}</span>;
+  return <MessageCell result={result} className="max-w-xs lg:max-w-sm xl:max-w-xl 2xl:max-w-3xl" />;
 }

@@ -1,130 +1,121 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { orpc } from "../../lib/api.ts";
-import { useDeployEvents, useRunningDeploys } from "../../lib/deploy-events.ts";
+import { useMemo, useState } from "react";
+import { type DeployRun, useDeployEvents, useRunningDeploys } from "../../lib/deploy-events.ts";
+import { useHistoryPages, useRefreshOnDeployEvents } from "../../lib/queries.ts";
 import { useT } from "../I18nProvider.tsx";
 import { HistoryIcon } from "../icons.tsx";
+import { Button, buttonClasses, EmptyState, QueryView, Spinner, TableOrList, useNow } from "../ui/index.ts";
 import {
-  Button,
-  buttonClasses,
-  EmptyState,
-  QueryView,
-  retryWithoutAnswer,
-  Spinner,
-  useMediaQuery,
-  useNow,
-} from "../ui/index.ts";
-import {
+  apiFilters,
   type FinishedRun,
-  type HistoryEntry,
-  type HistoryFilters,
+  type HistoryPageFilters,
   isFiltered,
-  matchesResult,
-  matchesScope,
+  matchesFilters,
   NO_FILTERS,
   showFiltersInAddress,
   withJustFinished,
 } from "./filters.ts";
 import { HistoryCompactList } from "./HistoryCompactList.tsx";
-import { HistoryFilterBar } from "./HistoryFilterBar.tsx";
+import { HistoryFilterBar, useFilterChoices } from "./HistoryFilterBar.tsx";
 import { HistoryTable } from "./HistoryTable.tsx";
+import { LoadOlder } from "./LoadOlder.tsx";
 import { type HistoryRow, historyRows } from "./rows.ts";
 
-export function HistoryView({ initialFilters }: { initialFilters: HistoryFilters }) {
-  const t = useT();
-  const queryClient = useQueryClient();
-  const query = useQuery({ ...orpc.history.list.queryOptions(), retry: retryWithoutAnswer });
-  const [justFinished, setJustFinished] = useState<FinishedRun[]>([]);
+/** At most this many finished deploys wait here for the refetched history to hold them. */
+const JUST_FINISHED_KEPT = 50;
 
-  // A finished deploy, from anyone, is a new history entry: fetch the list again, quietly.
+/** Deploys that finished while the page was open, as the live events told them. */
+function useJustFinished(): FinishedRun[] {
+  const [runs, setRuns] = useState<FinishedRun[]>([]);
   useDeployEvents((event) => {
-    if (event.type !== "finished") return;
-    const { run } = event;
-    setJustFinished((runs) => [...runs, run]);
-    void queryClient
-      .invalidateQueries({ queryKey: orpc.history.list.key() })
-      .finally(() => setJustFinished((runs) => runs.filter((other) => other.id !== run.id)));
+    if (event.type === "finished") setRuns((others) => [...others, event.run].slice(-JUST_FINISHED_KEPT));
   });
-
-  return (
-    <QueryView query={query} errorTitle={t("history.loadFailed")}>
-      {({ history }) => (
-        <FilteredHistory
-          entries={withJustFinished(history, justFinished)}
-          initialFilters={initialFilters}
-          refreshing={query.isFetching}
-        />
-      )}
-    </QueryView>
-  );
+  return runs;
 }
 
-interface FilteredHistoryProps {
-  entries: HistoryEntry[];
-  initialFilters: HistoryFilters;
-  refreshing: boolean;
-}
-
-function FilteredHistory({ entries, initialFilters, refreshing }: FilteredHistoryProps) {
+export function HistoryView({ initialFilters }: { initialFilters: HistoryPageFilters }) {
   const t = useT();
+  // A finished deploy, from anyone, is a new history entry: every history query is fetched again.
+  useRefreshOnDeployEvents();
   const [filters, setFilters] = useState(initialFilters);
+  const pages = useHistoryPages(apiFilters(filters));
+  const justFinished = useJustFinished();
   const { running } = useRunningDeploys();
+  const entries = useMemo(() => pages.data?.pages.flatMap((page) => page.history), [pages.data]);
+  const choices = useFilterChoices(entries, filters);
 
-  const changeFilters = (next: HistoryFilters) => {
+  const changeFilters = (next: HistoryPageFilters) => {
     setFilters(next);
     showFiltersInAddress(next);
   };
 
-  if (entries.length === 0 && running.length === 0) {
-    return (
-      <EmptyState
-        icon={<HistoryIcon className="size-6" />}
-        title={t("history.empty")}
-        description={t("history.emptyHint")}
-        action={
-          <a href="/stacks" className={buttonClasses("primary")}>
-            {t("history.goToStacks")}
-          </a>
-        }
-      />
-    );
-  }
-
-  const inScope = entries.filter((entry) => matchesScope(entry, filters));
-  const shown = inScope.filter((entry) => matchesResult(entry, filters.result));
-  const runningShown =
-    filters.result === "all"
-      ? running.filter((run) => matchesScope({ ...run, actor: run.actorName }, filters))
-      : [];
-
   return (
-    <div className="flex flex-col gap-3">
-      <HistoryFilterBar entries={entries} inScope={inScope} filters={filters} onChange={changeFilters} />
-      <p className="flex h-4 items-center gap-2 text-xs text-fg-muted">
-        {t("history.showing", { shown: shown.length, total: entries.length })}
-        {/* Background refreshes only get this small mark: the rows stay where they are. */}
-        {refreshing && <Spinner className="size-3" />}
-      </p>
-      {shown.length === 0 && runningShown.length === 0 ? (
-        <EmptyState
-          title={t("history.noMatch")}
-          description={t("history.noMatchHint")}
-          action={
-            isFiltered(filters) && (
-              <Button onClick={() => changeFilters(NO_FILTERS)}>{t("history.clearFilters")}</Button>
-            )
-          }
-        />
-      ) : (
-        <HistoryRows rows={historyRows(shown, runningShown)} />
-      )}
-    </div>
+    <QueryView query={pages} errorTitle={t("history.loadFailed")}>
+      {() => {
+        const live = (run: DeployRun | FinishedRun) =>
+          matchesFilters({ ...run, actor: run.actorName }, filters);
+        const shown = withJustFinished(entries ?? [], justFinished.filter(live));
+        const runningShown = filters.result === "all" ? running.filter(live) : [];
+        const nothing = shown.length === 0 && runningShown.length === 0;
+        // The rows of other filters, kept on screen while these load, say nothing about these.
+        const loading = pages.isPlaceholderData;
+        if (nothing && !loading && !isFiltered(filters)) return <NoDeploysYet />;
+        return (
+          <div className="flex flex-col gap-3">
+            <HistoryFilterBar choices={choices} filters={filters} onChange={changeFilters} />
+            <p aria-live="polite" className="flex h-4 items-center gap-2 text-xs text-fg-muted">
+              {pages.hasNextPage
+                ? t("history.showingNewest", { shown: shown.length })
+                : t("history.showingAll", { shown: shown.length })}
+              {/* Background refreshes only get this small mark: the rows stay where they are. */}
+              {pages.isFetching && !pages.isFetchingNextPage && <Spinner className="size-3" />}
+            </p>
+            {nothing ? (
+              !loading && (
+                <EmptyState
+                  title={t("history.noMatch")}
+                  description={t("history.noMatchHint")}
+                  action={
+                    isFiltered(filters) && (
+                      <Button onClick={() => changeFilters(NO_FILTERS)}>{t("history.clearFilters")}</Button>
+                    )
+                  }
+                />
+              )
+            ) : (
+              <HistoryRows rows={historyRows(shown, runningShown)} />
+            )}
+            <LoadOlder pages={pages} />
+          </div>
+        );
+      }}
+    </QueryView>
   );
 }
 
-/** A table where there is room for one, a compact list on phones; both tick while a deploy runs. */
+function NoDeploysYet() {
+  const t = useT();
+  return (
+    <EmptyState
+      icon={<HistoryIcon className="size-6" />}
+      title={t("history.empty")}
+      description={t("history.emptyHint")}
+      action={
+        <a href="/stacks" className={buttonClasses("primary")}>
+          {t("history.goToStacks")}
+        </a>
+      }
+    />
+  );
+}
+
+/** The rows as a table where there is room for one, as a compact list on phones; both tick while a deploy runs. */
 function HistoryRows({ rows }: { rows: HistoryRow[] }) {
-  const wide = useMediaQuery("(min-width: 640px)", true);
   const now = useNow(rows.some((row) => row.success === undefined) ? 1_000 : 30_000);
-  return wide ? <HistoryTable rows={rows} now={now} /> : <HistoryCompactList rows={rows} now={now} />;
+  return (
+    <TableOrList
+      from="sm"
+      table={<HistoryTable rows={rows} now={now} />}
+      list={<HistoryCompactList rows={rows} now={now} />}
+    />
+  );
 }

@@ -1,21 +1,16 @@
 import { useState } from "react";
 import { cx } from "../../lib/cx.ts";
+import { type DeployResult, deployResultMessage } from "../../lib/deploy-result.ts";
 import { useT } from "../I18nProvider.tsx";
 
 /**
- * A message cut to one line (the full text on hover); pressing it shows it whole, wrapped, so a long
- * Komodo failure can be read without a mouse. `className` sets the width it is cut to.
+ * A deploy's message, in the dashboard's language for a success, cut to one line (the full text on
+ * hover); pressing it shows it whole, wrapped, so a long Komodo failure can be read without a mouse.
+ * `className` sets the width it is cut to.
  */
-export function MessageCell({
-  message,
-  failed,
-  className,
-}: {
-  message: string;
-  failed: boolean;
-  className?: string;
-}) {
+export function MessageCell({ result, className }: { result: DeployResult; className?: string }) {
   const t = useT();
+  const message = deployResultMessage(result, t);
   const [expanded, setExpanded] = useState(false);
   return (
     <button
@@ -27,7 +22,7 @@ export function MessageCell({
       className={cx(
         "block cursor-pointer rounded-sm text-left",
         expanded ? "whitespace-pre-wrap break-words py-1" : "truncate",
-        failed ? "text-fg" : "text-fg-muted",
+        result.success ? "text-fg-muted" : "text-fg",
         className,
       )}
     >

@@ -1,4 +1,9 @@
-import type { finishedRun, historyEntry } from "@stackgate/contract";
+import {
+  type finishedRun,
+  type HistoryFilters,
+  type historyEntry,
+  historyFilters,
+} from "@stackgate/contract";
 import type { z } from "zod";
 
 export type HistoryEntry = z.infer<typeof historyEntry>;
@@ -11,59 +16,76 @@ export type ResultFilter = "all" | "succeeded" | "failed";
  */
 export type ActorFilter = "" | `via:${HistoryEntry["via"]}` | `actor:${string}`;
 
-export interface HistoryFilters {
+/** The History page's filters, as its controls and its address hold them. */
+export interface HistoryPageFilters {
   stack: string;
   result: ResultFilter;
   actor: ActorFilter;
 }
 
-export const NO_FILTERS: HistoryFilters = { stack: "", result: "all", actor: "" };
+export const NO_FILTERS: HistoryPageFilters = { stack: "", result: "all", actor: "" };
 
 const API_KEY_PREFIX = "API Key: ";
 
+/** Whether the history names a pipeline's key as this actor (`API Key: <name>`). */
+export const isKeyActor = (actor: string) => actor.startsWith(API_KEY_PREFIX);
+
 /** The name to show for an actor: a key's own name without the "API Key: " the history adds. */
 export function actorDisplayName(actor: string, via: HistoryEntry["via"]): string {
-  return via === "apiKey" && actor.startsWith(API_KEY_PREFIX) ? actor.slice(API_KEY_PREFIX.length) : actor;
+  return via === "apiKey" && isKeyActor(actor) ? actor.slice(API_KEY_PREFIX.length) : actor;
 }
 
-function matchesActor(entry: Pick<HistoryEntry, "actor" | "via">, filter: ActorFilter): boolean {
-  if (filter === "") return true;
-  if (filter.startsWith("via:")) return entry.via === filter.slice("via:".length);
-  return entry.actor === filter.slice("actor:".length);
+/** The filters as the API takes them: the server narrows the history and pages through the rest. */
+export function apiFilters({ stack, result, actor }: HistoryPageFilters): HistoryFilters {
+  const filters: HistoryFilters = {};
+  if (stack !== "") filters.stack = stack;
+  if (result !== "all") filters.outcome = result === "succeeded" ? "success" : "failure";
+  if (actor === "via:session") filters.via = "session";
+  else if (actor === "via:apiKey") filters.via = "apiKey";
+  else if (actor.startsWith("actor:")) filters.actor = actor.slice("actor:".length);
+  return filters;
 }
 
-/** Everything but the result filter: what the result counts are counted over. */
-export function matchesScope(
-  entry: Pick<HistoryEntry, "actor" | "via" | "stack">,
-  filters: Pick<HistoryFilters, "stack" | "actor">,
+/**
+ * Whether a deploy the live events told of belongs in the list the filters ask for (the API filters the
+ * recorded ones); without a result yet, it belongs only where results are not filtered.
+ */
+export function matchesFilters(
+  run: Pick<HistoryEntry, "actor" | "via" | "stack"> & { success?: boolean },
+  filters: HistoryPageFilters,
 ): boolean {
-  return (filters.stack === "" || entry.stack === filters.stack) && matchesActor(entry, filters.actor);
+  const { stack, actor, via, outcome } = apiFilters(filters);
+  return (
+    (stack === undefined || run.stack === stack) &&
+    (actor === undefined || run.actor === actor) &&
+    (via === undefined || run.via === via) &&
+    (outcome === undefined || run.success === (outcome === "success"))
+  );
 }
 
-export function matchesResult(entry: Pick<HistoryEntry, "success">, result: ResultFilter): boolean {
-  return result === "all" || entry.success === (result === "succeeded");
-}
-
-export function isFiltered(filters: HistoryFilters): boolean {
+export function isFiltered(filters: HistoryPageFilters): boolean {
   return filters.stack !== "" || filters.result !== "all" || filters.actor !== "";
 }
 
-/** Filters from the page address (?stack=&result=&actor=), so a filtered view can be shared. */
-export function filtersFromSearch(search: URLSearchParams): HistoryFilters {
+/**
+ * Filters from the page address (?stack=&result=&actor=), so a filtered view can be shared. A value the
+ * API would refuse (a stack name it cannot have) is left out rather than shown as an error.
+ */
+export function filtersFromSearch(search: URLSearchParams): HistoryPageFilters {
   const result = search.get("result");
+  const stack = search.get("stack") ?? "";
   const actor = search.get("actor") ?? "";
+  const validActor =
+    actor.startsWith("actor:") && historyFilters.shape.actor.safeParse(actor.slice(6)).success;
   return {
-    stack: search.get("stack") ?? "",
+    stack: historyFilters.shape.stack.safeParse(stack).success ? stack : "",
     result: result === "succeeded" || result === "failed" ? result : "all",
-    actor:
-      actor === "via:session" || actor === "via:apiKey" || actor.startsWith("actor:")
-        ? (actor as ActorFilter)
-        : "",
+    actor: actor === "via:session" || actor === "via:apiKey" || validActor ? (actor as ActorFilter) : "",
   };
 }
 
 /** Writes the filters into the address without a reload or a new history step. */
-export function showFiltersInAddress(filters: HistoryFilters): void {
+export function showFiltersInAddress(filters: HistoryPageFilters): void {
   const url = new URL(window.location.href);
   for (const [name, value] of Object.entries(filters)) {
     if (value === "" || value === "all") url.searchParams.delete(name);
@@ -74,19 +96,13 @@ export function showFiltersInAddress(filters: HistoryFilters): void {
 
 /**
  * The history with the deploys that finished a moment ago on top, as the live events told them, until
- * the refetched list holds them: so a running row turns into its result without vanishing in between.
+ * the refetched list holds them (a history entry has its run's id): so a running row turns into its
+ * result without vanishing in between.
  */
 export function withJustFinished(history: HistoryEntry[], justFinished: FinishedRun[]): HistoryEntry[] {
-  const recorded = (run: FinishedRun) =>
-    history.some(
-      (entry) =>
-        entry.stack === run.stack &&
-        entry.action === run.action &&
-        entry.actor === run.actorName &&
-        entry.createdAt.getTime() >= run.startedAt.getTime(),
-    );
+  const recorded = new Set(history.map((entry) => entry.id));
   const pending = justFinished
-    .filter((run) => !recorded(run))
+    .filter((run) => !recorded.has(run.id))
     .map((run) => ({
       id: run.id,
       createdAt: run.finishedAt,

@@ -1,4 +1,5 @@
 import type { DeployRun } from "../../lib/deploy-events.ts";
+import type { DeployResult } from "../../lib/deploy-result.ts";
 import type { HistoryEntry } from "./filters.ts";
 
 /** One line of the history, finished or still running, as both the table and the compact list show it. */
@@ -30,4 +31,9 @@ export function historyRows(entries: HistoryEntry[], running: DeployRun[]): Hist
     })),
     ...entries.map((entry) => ({ ...entry, at: entry.createdAt })),
   ];
+}
+
+/** A finished row's result, for its message; undefined while the deploy runs. */
+export function resultOf({ success, message, action, stack }: HistoryRow): DeployResult | undefined {
+  return success === undefined || message === null ? undefined : { success, message, action, stack };
 }

@@ -1,3 +1,4 @@
+import { deployResultMessage } from "../../lib/deploy-result.ts";
 import { useT } from "../I18nProvider.tsx";
 import { StatusMark } from "../ui/Badge.tsx";
 import { RelativeTime } from "../ui/RelativeTime.tsx";
@@ -49,16 +50,22 @@ export function DeployHistoryTable({ entries, label }: DeployHistoryTableProps) 
               <Td className="overflow-hidden text-fg-muted">
                 <Actor name={entry.actor} via={entry.via} />
               </Td>
-              <Td
-                className={entry.success ? "truncate text-fg-muted" : "truncate text-danger-text"}
-                title={entry.message}
-              >
-                <bdi>{entry.message}</bdi>
-              </Td>
+              <MessageTd entry={entry} />
             </Tr>
           ))}
         </TableBody>
       </Table>
     </TableContainer>
+  );
+}
+
+/** The result in the dashboard's language for a success; a failure in Komodo's own words. */
+function MessageTd({ entry }: { entry: HistoryEntry }) {
+  const t = useT();
+  const message = deployResultMessage(entry, t);
+  return (
+    <Td className={entry.success ? "truncate text-fg-muted" : "truncate text-danger-text"} title={message}>
+      <bdi>{message}</bdi>
+    </Td>
   );
 }

@@ -1,39 +1,47 @@
-import { useHistoryQuery } from "../../lib/queries.ts";
+import { useHistoryPages } from "../../lib/queries.ts";
+import { LoadOlder } from "../history/LoadOlder.tsx";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Card } from "../ui/Card.tsx";
 import { QueryView } from "../ui/QueryView.tsx";
 import { SkeletonLines } from "../ui/Skeleton.tsx";
 import { DeployHistoryTable } from "./DeployHistoryTable.tsx";
 
-const SHOWN_ENTRIES = 10;
+/** Deploys shown at first, and added by each "Load older". */
+const PAGE_SIZE = 10;
 
-/** The stack's latest deploys, from the shared history (its last 100 actions). */
+/** The stack's deploys, newest first, as the API lists that stack's history; older ones on request. */
 export function StackHistory({ stack }: { stack: string }) {
   const t = useT();
   const tIsolated = useTIsolated();
-  const query = useHistoryQuery();
+  const pages = useHistoryPages({ stack }, { pageSize: PAGE_SIZE });
   return (
     <Card
       title={t("stacks.history.title")}
       flush
       actions={
-        <a href="/history" className="text-xs font-medium underline underline-offset-2">
+        <a
+          href={`/history?${new URLSearchParams({ stack })}`}
+          className="text-xs font-medium underline underline-offset-2"
+        >
           {t("stacks.history.all")}
         </a>
       }
     >
       <QueryView
-        query={query}
+        query={pages}
         placeholder={<SkeletonLines label={t("stacks.history.loading")} />}
         errorTitle={t("stacks.history.loadFailed")}
         padded
       >
-        {({ history }) => {
-          const entries = history.filter((entry) => entry.stack === stack).slice(0, SHOWN_ENTRIES);
+        {({ pages: loaded }) => {
+          const entries = loaded.flatMap((page) => page.history);
           return entries.length === 0 ? (
             <p className="px-4 py-3 text-sm text-fg-muted">{tIsolated("stacks.history.empty", { stack })}</p>
           ) : (
-            <DeployHistoryTable entries={entries} label={t("stacks.history.of", { stack })} />
+            <>
+              <DeployHistoryTable entries={entries} label={t("stacks.history.of", { stack })} />
+              <LoadOlder pages={pages} className="border-t border-line px-4 py-3" />
+            </>
           );
         }}
       </QueryView>

@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useState } from "react";
 import { api } from "../../lib/api.ts";
+import { deployResultMessage } from "../../lib/deploy-result.ts";
 import type { Translate } from "../../lib/i18n.ts";
 import { useRefreshAfterDeploy } from "../../lib/queries.ts";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
@@ -28,8 +29,11 @@ function useDeployMutation() {
   return useMutation({
     mutationKey: DEPLOY_MUTATION_KEY,
     mutationFn: (request: DeployRequest) => api.deploy.run(request),
-    onSuccess: (_answer, { stack, action }) => {
-      showToast({ tone: "success", title: tIsolated(`stacks.deploy.done.${action}`, { stack }) });
+    onSuccess: (answer) => {
+      showToast({
+        tone: answer.success ? "success" : "danger",
+        title: deployResultMessage(answer, tIsolated),
+      });
     },
     onError: (error, { stack, action }) => {
       showToast({
