@@ -52,6 +52,37 @@ async function stateText(row: Locator) {
   return (await row.locator("td").nth(1).textContent()) ?? "";
 }
 
+/** Whether part of the element is hidden: cut by its own box, or by a box around it that clips. */
+function isCutOff(element: Locator): Promise<boolean> {
+  return element.evaluate((target) => {
+    if (target.scrollWidth > target.clientWidth) return true;
+    const box = target.getBoundingClientRect();
+    for (let around = target.parentElement; around; around = around.parentElement) {
+      const style = getComputedStyle(around);
+      if (style.overflowX === "visible") continue;
+      const clip = around.getBoundingClientRect();
+      const left = clip.left + Number.parseFloat(style.borderLeftWidth);
+      const right = clip.right - Number.parseFloat(style.borderRightWidth);
+      if (box.left < left - 0.5 || box.right > right + 0.5) return true;
+    }
+    return false;
+  });
+}
+
+/** Each image reference in these elements: its value, whether it is cut, and the visible text around it. */
+function imagesIn(cells: Locator) {
+  return cells.evaluateAll((elements: HTMLElement[]) =>
+    elements.flatMap((cell) => {
+      const code = cell.querySelector("code");
+      if (!code) return [];
+      const image = code.textContent ?? "";
+      return [
+        { image, cut: code.scrollWidth > code.clientWidth, title: code.title, text: cell.innerText.trim() },
+      ];
+    }),
+  );
+}
+
 describe("the stack list", () => {
   test("shows every stack with state, services and images, problems first, 15+ rows on a laptop screen", async () => {
     const page = await openStacks();
@@ -86,6 +117,40 @@ describe("the stack list", () => {
     );
     expect(visibleRows).toBeGreaterThanOrEqual(15);
     await world.shoot(page, "stacks-list", "light");
+  });
+
+  test("image references use the room their row has, and are cut only where it has none", async () => {
+    const page = await openStacks();
+    // At 1280 px the image comes before the service's name: an image is cut only with nothing beside it.
+    const mainRows = await imagesIn(bodyRows(page).locator("td:nth-child(3)"));
+    expect(mainRows).toHaveLength(21);
+    for (const row of mainRows.filter((row) => row.cut)) {
+      expect(row.text.startsWith(row.image), row.image).toBe(true);
+      expect(row.title).toBe(row.image);
+    }
+    expect(mainRows.find((row) => row.image === "outlinewiki/outline:0.80.2")?.cut).toBe(false);
+
+    // A service's row has no state: its image takes that room too.
+    await rowOf(page, "immich").getByRole("button", { name: "Show the services of immich" }).click();
+    const serviceRows = table(page)
+      .locator("tbody > tr")
+      .filter({ hasNot: page.getByRole("link") });
+    const services = await imagesIn(serviceRows.locator("td:nth-child(2)"));
+    expect(services.map((service) => service.image)).toEqual([
+      "ghcr.io/immich-app/immich-server:v1.117.0",
+      "ghcr.io/immich-app/immich-machine-learning:v1.117.0",
+      "docker.io/redis:6.2-alpine",
+    ]);
+    expect(services.filter((service) => service.cut)).toEqual([]);
+
+    // On a phone the image has its entry's whole line.
+    const phone = await world.openSignedIn("/stacks", { viewport: "mobile" });
+    const entries = phone.getByRole("list", { name: "Stacks" }).getByRole("listitem");
+    await entries.first().waitFor();
+    const lines = await imagesIn(entries.locator("code").locator(".."));
+    expect(lines.find((line) => line.image === "louislam/uptime-kuma:1.23.15")?.cut).toBe(false);
+    const minio = lines.find((line) => line.image.startsWith("quay.io/minio/minio:"));
+    expect(minio).toMatchObject({ cut: true, title: minio?.image });
   });
 
   test("marks images with critical and high vulnerabilities once scanned", async () => {
@@ -173,6 +238,33 @@ describe("deploying from the list", () => {
       .filter((call) => call.api === "execute" && (call.params as { stack?: string }).stack === "grafana")
       .map((call) => call.type);
     expect(steps).toEqual(["DestroyStack", "DeployStack"]);
+  });
+
+  test("a running deploy's elapsed time is never cut, in either language, on a laptop or a phone", async () => {
+    // The longest action's word and a pipeline's name beside the timer; the deploy stays running.
+    world.komodo.faults.setStack("uptime-kuma", { holdUpdates: true });
+    const answer = deployWithKey(world.stackgate, world.apiKey, "uptime-kuma", "pull-redeploy");
+    try {
+      await world.komodo.whenHeld("uptime-kuma");
+      for (const viewport of ["desktop", "mobile"] as const) {
+        for (const lang of ["en", "es"] as const) {
+          const page = await world.openSignedIn("/stacks", { viewport, lang });
+          const entry = page
+            .getByRole(viewport === "desktop" ? "row" : "listitem")
+            .filter({ has: page.getByRole("link", { name: "uptime-kuma", exact: true }) });
+          const timer = entry.getByText(/^\d+:\d\d$/);
+          await timer.waitFor();
+          expect(await isCutOff(timer), `${viewport}, ${lang}`).toBe(false);
+          // The action's word may give way, but says itself whole on hover.
+          const word = lang === "en" ? "Pulling + redeploying" : "Descargando y redesplegando";
+          await entry.getByTitle(word, { exact: true }).waitFor();
+        }
+      }
+    } finally {
+      world.komodo.faults.setStack("uptime-kuma", { holdUpdates: undefined });
+      world.komodo.releaseUpdates("uptime-kuma");
+    }
+    expect((await answer).status).toBe(200);
   });
 
   test("a pull only pulls, and says so before it runs", async () => {
