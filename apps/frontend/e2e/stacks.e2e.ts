@@ -357,17 +357,59 @@ describe("a stack's page", () => {
     await world.shoot(page, "stack-detail", "light");
   });
 
-  test("turns Komodo's automatic update checks on and off, with clear feedback", async () => {
+  test("shows Komodo's automatic update check as a switch, and turns it on and off with clear feedback", async () => {
+    // Komodo has it on for gitea (set there, not here): the switch says so.
+    const gitea = await world.openSignedIn("/stacks/gitea");
+    await gitea.getByRole("switch", { name: "Check for newer images of gitea", checked: true }).waitFor();
+    await gitea.getByText("On in Komodo.").waitFor();
+
     const page = await world.openSignedIn("/stacks/grafana");
-    await page.getByRole("button", { name: "Turn on automatic update checks" }).click();
+    const card = page.getByRole("region", { name: "Automatic update checks" });
+    const name = "Check for newer images of grafana";
+    const toggle = card.getByRole("switch", { name });
+    await card.getByRole("switch", { name, checked: false }).waitFor();
+    await card.getByText("Off in Komodo.").waitFor();
+
+    // While the change is on its way the switch shows it, busy, and keeps the focus.
+    let send!: () => void;
+    const sent = new Promise<void>((resolve) => {
+      send = resolve;
+    });
+    await page.route("**/rpc/stacks/setPollForUpdates", async (route) => {
+      await sent;
+      await route.continue();
+    });
+    await toggle.focus();
+    await page.keyboard.press("Space");
+    await card.getByText("Turning on…").waitFor();
+    expect(await toggle.getAttribute("aria-checked")).toBe("true");
+    expect(await toggle.getAttribute("aria-busy")).toBe("true");
+    expect(await toggle.evaluate((element) => element === document.activeElement)).toBe(true);
+    send();
     await toasts(page).getByText("Automatic update checks are on for grafana").waitFor();
-    await page.getByText(/^Turned on at /).waitFor();
-    await page.getByRole("button", { name: "Turn off automatic update checks" }).click();
-    await page.getByText(/^Turned off at /).waitFor();
+    await card.getByText(/^Turned on at /).waitFor();
+    await page.unrouteAll();
+
+    // A fresh visit reads the setting back from Komodo.
+    await page.reload();
+    await hydrated(page);
+    await card.getByRole("switch", { name, checked: true }).waitFor();
+
+    // Komodo refuses the change: its reason beside the switch, which shows Komodo's setting again.
+    world.komodo.faults.setStack("grafana", { forbidden: true });
+    await toggle.click();
+    await card.getByRole("status").getByText("Couldn't turn off update checks for grafana").waitFor();
+    await expect(card.getByRole("status").textContent()).resolves.toContain("Komodo");
+    await card.getByRole("switch", { name, checked: true }).waitFor();
+
+    world.komodo.faults.setStack("grafana", { forbidden: undefined });
+    await toggle.click();
+    await card.getByText(/^Turned off at /).waitFor();
     const changes = world.komodo.calls
       .filter((call) => call.type === "UpdateStack")
       .map((call) => (call.params as { config: { poll_for_updates: boolean } }).config.poll_for_updates);
-    expect(changes.slice(-2)).toEqual([true, false]);
+    expect(changes.slice(-3)).toEqual([true, false, false]);
+    await world.shoot(page, "stack-poll-for-updates", "light");
   });
 
   test("deletes a stack only once its name is typed, then lands on the list", async () => {
