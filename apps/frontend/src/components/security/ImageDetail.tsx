@@ -19,7 +19,7 @@ import { FailureHelp } from "./FailureHelp.tsx";
 import { NoConnection } from "./NoConnection.tsx";
 import { ScanState } from "./ScanState.tsx";
 import { SeverityBar } from "./SeverityBar.tsx";
-import { SeverityBadges } from "./SeverityCounts.tsx";
+import { EarlierScanNote, SeverityBadges } from "./SeverityCounts.tsx";
 import { StackLinks } from "./StackLinks.tsx";
 import { type ImageScanDetail, isInProgress, SCAN_POLL_MS } from "./scan-model.ts";
 import { useScanRequest } from "./useScanRequest.ts";
@@ -116,9 +116,12 @@ function DetailBody({ detail }: { detail: ImageScanDetail }) {
           {hasResult && (
             <>
               <dt className="text-fg-muted">{t("security.detail.findings")}</dt>
-              <dd className="flex flex-wrap items-center gap-3">
-                <SeverityBar counts={detail.counts} wide />
-                <SeverityBadges counts={detail.counts} />
+              <dd className="flex flex-col gap-1.5">
+                <span className="flex flex-wrap items-center gap-3">
+                  <SeverityBar counts={detail.counts} wide />
+                  <SeverityBadges counts={detail.counts} />
+                </span>
+                <EarlierScanNote scan={detail} />
               </dd>
             </>
           )}
