@@ -128,6 +128,22 @@ export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector("astro-island[ssr]"));
 }
 
+/**
+ * Holds the page's requests to URLs matching `pattern` (a glob) until the returned function is
+ * called, so that a test can look at the page while they are on their way.
+ */
+export async function holdRequests(page: Page, pattern: string): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(pattern, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** SCREENSHOT_DIR (relative to the repository root), default test-artifacts/screenshots; created. */
 export function screenshotDir(): string {
   const dir = resolve(repoRoot, process.env.SCREENSHOT_DIR ?? "test-artifacts/screenshots");

@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import { DEMO_DEPLOY_ERROR, startKomodoSimulator } from "@stackgate/simulators";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { hydrated, screenshotDir } from "./browser.ts";
+import { holdRequests, hydrated, screenshotDir } from "./browser.ts";
 import { repoRoot } from "./harness.ts";
 import { connectKomodo, deployWithKey, disconnectKomodo } from "./komodo-setup.ts";
 import { API_KEY_NAME, type StackWorld, scansSettled, startStackWorld } from "./stack-world.ts";
@@ -371,14 +371,7 @@ describe("a stack's page", () => {
     await card.getByText("Off in Komodo.").waitFor();
 
     // While the change is on its way the switch shows it, busy, and keeps the focus.
-    let send!: () => void;
-    const sent = new Promise<void>((resolve) => {
-      send = resolve;
-    });
-    await page.route("**/rpc/stacks/setPollForUpdates", async (route) => {
-      await sent;
-      await route.continue();
-    });
+    const send = await holdRequests(page, "**/rpc/stacks/setPollForUpdates");
     await toggle.focus();
     await page.keyboard.press("Space");
     await card.getByText("Turning on…").waitFor();
