@@ -15,8 +15,9 @@ import { ImageVulnerabilities, StackVulnerabilities } from "./Vulnerabilities.ts
 
 /**
  * Fixed column widths, so the table does not jump when a row starts deploying; the services column
- * takes what is left. The state column holds a live deploy's longest word with its timer. Spanish
- * labels are longer, so its columns are wider (and the table with them).
+ * takes what is left. In English the state column holds a live deploy's longest word with its timer
+ * ("Pulling + redeploying 0:00"); in Spanish that word is cut, the timer still whole (LiveRunMark).
+ * Spanish labels are longer, so its columns are wider (and the table with them).
  */
 const LAYOUT = {
   en: { table: "min-w-[72rem]", state: "w-56", updates: "w-24", actions: "w-72" },
