@@ -129,6 +129,22 @@ export async function hydrated(page: Page): Promise<void> {
 }
 
 /**
+ * Holds the page's requests to URLs matching `pattern` (a glob) until the returned function is
+ * called, so that a test can look at the page while they are on their way.
+ */
+export async function holdRequests(page: Page, pattern: string): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(pattern, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/**
  * Saves the full page as `<name>-<width>-<theme>.png` in `SCREENSHOT_DIR` (relative to the repository
  * root) when that is set, for a person to look at (shared/design/UI.md); otherwise nothing. No test
  * compares them: what a page must show is asserted by the tests themselves.

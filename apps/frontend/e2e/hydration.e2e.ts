@@ -3,7 +3,7 @@
  * held back until the typing is done, as on a slow phone.
  */
 import { beforeAll, describe, expect, test } from "vitest";
-import { hydrated, startBrowser, type TestBrowser } from "./browser.ts";
+import { holdRequests, hydrated, startBrowser, type TestBrowser } from "./browser.ts";
 import { endTestsOf, type Scenario, startScenario } from "./scenario.ts";
 
 let scenario: Scenario;
@@ -19,14 +19,7 @@ describe("typing before the page is interactive", () => {
   test("a new API key's name survives hydration and the key is created with it", async () => {
     const baseUrl = scenario.stackgate.baseUrl;
     const page = await browser.openPage({ baseUrl, signedInTo: scenario.stackgate });
-    let releaseScripts!: () => void;
-    const scriptsReleased = new Promise<void>((resolve) => {
-      releaseScripts = resolve;
-    });
-    await page.route("**/_astro/**/*.js", async (route) => {
-      await scriptsReleased;
-      await route.continue();
-    });
+    const releaseScripts = await holdRequests(page, "**/_astro/**/*.js");
 
     await page.goto(`${baseUrl}/settings`, { waitUntil: "domcontentloaded" });
     const keys = page.getByRole("region", { name: "API keys" });

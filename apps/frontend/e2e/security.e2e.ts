@@ -1,7 +1,10 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import { hydrated, type OpenPageOptions, saveScreenshot, startBrowser, type TestBrowser } from "./browser.ts";
-import { connectKomodo } from "./komodo-setup.ts";
+import { callAsAdmin, connectKomodo } from "./komodo-setup.ts";
 import {
   endTestsOf,
   IMAGES,
@@ -14,13 +17,15 @@ import {
 
 let scenario: Scenario;
 let browser: TestBrowser;
+/** The images whose registry refuses the stand-in trivy, read at each scan (empty: none). */
+const refusedImages = join(mkdtempSync(join(tmpdir(), "stackgate-security-")), "refused.txt");
 
 beforeAll(async () => {
   [scenario, browser] = await Promise.all([
     startScenario({
       stacks: [...STACKS, { name: "search", services: [{ service: "search", image: IMAGES.slow }] }],
       // Long enough to see a scan in progress, short enough for the test.
-      backendEnv: { STANDIN_TRIVY_SLOW_MS: "3000" },
+      backendEnv: { STANDIN_TRIVY_SLOW_MS: "3000", STANDIN_TRIVY_REFUSED_FILE: refusedImages },
     }),
     startBrowser(),
   ]);
@@ -175,6 +180,67 @@ describe("with the simulator connected", () => {
       "/security",
     );
     await saveScreenshot(unknown, "security-not-found", "light");
+  });
+
+  test("counts kept from an earlier scan, the latest having failed, say so on the list and the detail", async () => {
+    const image = "registry.example.com/acme/ledger:3.1";
+    scenario.komodo.addStack({ name: "ledger", services: [{ service: "app", image }] });
+    try {
+      const page = await openSecurity();
+      const row = rowOf(page, image);
+      await row.getByText("Scanned").waitFor({ timeout: 20_000 });
+      const counts = await row.locator("td").allTextContents();
+      await expect(row.getByText("earlier", { exact: true }).count()).resolves.toBe(0);
+
+      // From now on its registry refuses the scanner, as a private registry whose credentials changed.
+      writeFileSync(refusedImages, `${image}\n`);
+      await row.getByRole("button", { name: `Rescan ${image}` }).click();
+      await row.getByText("Failed", { exact: true }).waitFor({ timeout: 20_000 });
+      // The counts stay, next to a word that says whose they are, with the sentence and the reason on hover.
+      expect((await row.locator("td").allTextContents()).slice(2, 6)).toEqual(counts.slice(2, 6));
+      await row.getByText("earlier", { exact: true }).waitFor();
+      await row
+        .getByTitle(
+          /^These counts are from the scan of .+; the latest scan failed\. The registry requires credentials$/,
+        )
+        .waitFor();
+      // An image that never scanned has no counts, and nothing to say about them.
+      await expect(rowOf(page, IMAGES.private).getByText("earlier", { exact: true }).count()).resolves.toBe(
+        0,
+      );
+      for (const theme of ["light", "dark"] as const) {
+        const shot = await openSecurity("/security", { theme });
+        await rowOf(shot, image).getByText("earlier", { exact: true }).waitFor();
+        await saveScreenshot(shot, "security-earlier-counts", theme);
+        expect(await tableScrollsSideways(shot, "Images and their latest scan")).toBe(false);
+      }
+      const spanish = await openSecurity("/security", { lang: "es" });
+      await spanish.getByText("anterior", { exact: true }).waitFor();
+      expect(await tableScrollsSideways(spanish, "Imágenes y su último análisis")).toBe(false);
+
+      const phone = await openSecurity("/security", { viewport: "mobile", theme: "dark" });
+      const entry = phone
+        .getByRole("list", { name: "Images and their latest scan" })
+        .getByRole("listitem")
+        .filter({ has: phone.getByRole("link", { name: image, exact: true }) });
+      await entry.getByText(/^These counts are from the scan of .+; the latest scan failed\.$/).waitFor();
+      await entry.getByText("The registry requires credentials").waitFor();
+      await saveScreenshot(phone, "security-earlier-counts", "dark");
+      expect(await overflowing(phone)).toEqual([]);
+
+      const detail = await openSecurity(detailPath(image));
+      await detail.getByText(/^These counts are from the scan of .+; the latest scan failed\.$/).waitFor();
+      await detail.getByText("The registry requires credentials").waitFor();
+      await detail.getByRole("table", { name: "Vulnerabilities of the image" }).waitFor();
+      await saveScreenshot(detail, "security-detail-earlier-counts", "light");
+      const detailEs = await openSecurity(detailPath(image), { lang: "es", viewport: "mobile" });
+      await detailEs
+        .getByText(/^Estos recuentos son del análisis del .+; el último análisis ha fallado\.$/)
+        .waitFor();
+    } finally {
+      writeFileSync(refusedImages, "");
+      expect((await callAsAdmin(scenario.stackgate, "DELETE", "/api/v0/stacks/ledger")).status).toBe(200);
+    }
   });
 
   test("reads in Spanish", async () => {

@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import { DEMO_DEPLOY_ERROR, startKomodoSimulator } from "@stackgate/simulators";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { hydrated, saveScreenshot } from "./browser.ts";
+import { holdRequests, hydrated, saveScreenshot } from "./browser.ts";
 import { repoRoot } from "./harness.ts";
 import { connectKomodo, deployWithKey, disconnectKomodo } from "./komodo-setup.ts";
 import { API_KEY_NAME, type StackWorld, scansSettled, startStackWorld } from "./stack-world.ts";
@@ -51,6 +51,37 @@ async function stateText(row: Locator) {
   return (await row.locator("td").nth(1).textContent()) ?? "";
 }
 
+/** Whether part of the element is hidden: cut by its own box, or by a box around it that clips. */
+function isCutOff(element: Locator): Promise<boolean> {
+  return element.evaluate((target) => {
+    if (target.scrollWidth > target.clientWidth) return true;
+    const box = target.getBoundingClientRect();
+    for (let around = target.parentElement; around; around = around.parentElement) {
+      const style = getComputedStyle(around);
+      if (style.overflowX === "visible") continue;
+      const clip = around.getBoundingClientRect();
+      const left = clip.left + Number.parseFloat(style.borderLeftWidth);
+      const right = clip.right - Number.parseFloat(style.borderRightWidth);
+      if (box.left < left - 0.5 || box.right > right + 0.5) return true;
+    }
+    return false;
+  });
+}
+
+/** Each image reference in these elements: its value, whether it is cut, and the visible text around it. */
+function imagesIn(cells: Locator) {
+  return cells.evaluateAll((elements: HTMLElement[]) =>
+    elements.flatMap((cell) => {
+      const code = cell.querySelector("code");
+      if (!code) return [];
+      const image = code.textContent ?? "";
+      return [
+        { image, cut: code.scrollWidth > code.clientWidth, title: code.title, text: cell.innerText.trim() },
+      ];
+    }),
+  );
+}
+
 describe("the stack list", () => {
   test("shows every stack with state, services and images, problems first, 15+ rows on a laptop screen", async () => {
     const page = await openStacks();
@@ -85,6 +116,40 @@ describe("the stack list", () => {
     );
     expect(visibleRows).toBeGreaterThanOrEqual(15);
     await saveScreenshot(page, "stacks-list", "light");
+  });
+
+  test("image references use the room their row has, and are cut only where it has none", async () => {
+    const page = await openStacks();
+    // At 1280 px the image comes before the service's name: an image is cut only with nothing beside it.
+    const mainRows = await imagesIn(bodyRows(page).locator("td:nth-child(3)"));
+    expect(mainRows).toHaveLength(21);
+    for (const row of mainRows.filter((row) => row.cut)) {
+      expect(row.text.startsWith(row.image), row.image).toBe(true);
+      expect(row.title).toBe(row.image);
+    }
+    expect(mainRows.find((row) => row.image === "outlinewiki/outline:0.80.2")?.cut).toBe(false);
+
+    // A service's row has no state: its image takes that room too.
+    await rowOf(page, "immich").getByRole("button", { name: "Show the services of immich" }).click();
+    const serviceRows = table(page)
+      .locator("tbody > tr")
+      .filter({ hasNot: page.getByRole("link") });
+    const services = await imagesIn(serviceRows.locator("td:nth-child(2)"));
+    expect(services.map((service) => service.image)).toEqual([
+      "ghcr.io/immich-app/immich-server:v1.117.0",
+      "ghcr.io/immich-app/immich-machine-learning:v1.117.0",
+      "docker.io/redis:6.2-alpine",
+    ]);
+    expect(services.filter((service) => service.cut)).toEqual([]);
+
+    // On a phone the image has its entry's whole line.
+    const phone = await world.openSignedIn("/stacks", { viewport: "mobile" });
+    const entries = phone.getByRole("list", { name: "Stacks" }).getByRole("listitem");
+    await entries.first().waitFor();
+    const lines = await imagesIn(entries.locator("code").locator(".."));
+    expect(lines.find((line) => line.image === "louislam/uptime-kuma:1.23.15")?.cut).toBe(false);
+    const minio = lines.find((line) => line.image.startsWith("quay.io/minio/minio:"));
+    expect(minio).toMatchObject({ cut: true, title: minio?.image });
   });
 
   test("marks images with critical and high vulnerabilities once scanned", async () => {
@@ -172,6 +237,33 @@ describe("deploying from the list", () => {
       .filter((call) => call.api === "execute" && (call.params as { stack?: string }).stack === "grafana")
       .map((call) => call.type);
     expect(steps).toEqual(["DestroyStack", "DeployStack"]);
+  });
+
+  test("a running deploy's elapsed time is never cut, in either language, on a laptop or a phone", async () => {
+    // The longest action's word and a pipeline's name beside the timer; the deploy stays running.
+    world.komodo.faults.setStack("uptime-kuma", { holdUpdates: true });
+    const answer = deployWithKey(world.stackgate, world.apiKey, "uptime-kuma", "pull-redeploy");
+    try {
+      await world.komodo.whenHeld("uptime-kuma");
+      for (const viewport of ["desktop", "mobile"] as const) {
+        for (const lang of ["en", "es"] as const) {
+          const page = await world.openSignedIn("/stacks", { viewport, lang });
+          const entry = page
+            .getByRole(viewport === "desktop" ? "row" : "listitem")
+            .filter({ has: page.getByRole("link", { name: "uptime-kuma", exact: true }) });
+          const timer = entry.getByText(/^\d+:\d\d$/);
+          await timer.waitFor();
+          expect(await isCutOff(timer), `${viewport}, ${lang}`).toBe(false);
+          // The action's word may give way, but says itself whole on hover.
+          const word = lang === "en" ? "Pulling + redeploying" : "Descargando y redesplegando";
+          await entry.getByTitle(word, { exact: true }).waitFor();
+        }
+      }
+    } finally {
+      world.komodo.faults.setStack("uptime-kuma", { holdUpdates: undefined });
+      world.komodo.releaseUpdates("uptime-kuma");
+    }
+    expect((await answer).status).toBe(200);
   });
 
   test("a pull only pulls, and says so before it runs", async () => {
@@ -272,17 +364,52 @@ describe("a stack's page", () => {
     await saveScreenshot(page, "stack-detail", "light");
   });
 
-  test("turns Komodo's automatic update checks on and off, with clear feedback", async () => {
+  test("shows Komodo's automatic update check as a switch, and turns it on and off with clear feedback", async () => {
+    // Komodo has it on for gitea (set there, not here): the switch says so.
+    const gitea = await world.openSignedIn("/stacks/gitea");
+    await gitea.getByRole("switch", { name: "Check for newer images of gitea", checked: true }).waitFor();
+    await gitea.getByText("On in Komodo.").waitFor();
+
     const page = await world.openSignedIn("/stacks/grafana");
-    await page.getByRole("button", { name: "Turn on automatic update checks" }).click();
+    const card = page.getByRole("region", { name: "Automatic update checks" });
+    const name = "Check for newer images of grafana";
+    const toggle = card.getByRole("switch", { name });
+    await card.getByRole("switch", { name, checked: false }).waitFor();
+    await card.getByText("Off in Komodo.").waitFor();
+
+    // While the change is on its way the switch shows it, busy, and keeps the focus.
+    const send = await holdRequests(page, "**/rpc/stacks/setPollForUpdates");
+    await toggle.focus();
+    await page.keyboard.press("Space");
+    await card.getByText("Turning on…").waitFor();
+    expect(await toggle.getAttribute("aria-checked")).toBe("true");
+    expect(await toggle.getAttribute("aria-busy")).toBe("true");
+    expect(await toggle.evaluate((element) => element === document.activeElement)).toBe(true);
+    send();
     await toasts(page).getByText("Automatic update checks are on for grafana").waitFor();
-    await page.getByText(/^Turned on at /).waitFor();
-    await page.getByRole("button", { name: "Turn off automatic update checks" }).click();
-    await page.getByText(/^Turned off at /).waitFor();
+    await card.getByText(/^Turned on at /).waitFor();
+    await page.unrouteAll();
+
+    // A fresh visit reads the setting back from Komodo.
+    await page.reload();
+    await hydrated(page);
+    await card.getByRole("switch", { name, checked: true }).waitFor();
+
+    // Komodo refuses the change: its reason beside the switch, which shows Komodo's setting again.
+    world.komodo.faults.setStack("grafana", { forbidden: true });
+    await toggle.click();
+    await card.getByRole("status").getByText("Couldn't turn off update checks for grafana").waitFor();
+    await expect(card.getByRole("status").textContent()).resolves.toContain("Komodo");
+    await card.getByRole("switch", { name, checked: true }).waitFor();
+
+    world.komodo.faults.setStack("grafana", { forbidden: undefined });
+    await toggle.click();
+    await card.getByText(/^Turned off at /).waitFor();
     const changes = world.komodo.calls
       .filter((call) => call.type === "UpdateStack")
       .map((call) => (call.params as { config: { poll_for_updates: boolean } }).config.poll_for_updates);
-    expect(changes.slice(-2)).toEqual([true, false]);
+    expect(changes.slice(-3)).toEqual([true, false, false]);
+    await saveScreenshot(page, "stack-poll-for-updates", "light");
   });
 
   test("deletes a stack only once its name is typed, then lands on the list", async () => {

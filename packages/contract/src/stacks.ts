@@ -27,6 +27,11 @@ export const stack = z.object({
   images: z.array(z.string()).meta({ description: "The distinct image references of the stack's services" }),
 });
 
+const pollForUpdates = z.object({
+  stack: z.string(),
+  enabled: z.boolean().meta({ description: "Komodo's `poll_for_updates` setting of the stack" }),
+});
+
 const upstreamErrors = {
   502: "Komodo refused the request or could not be reached; the message carries its reason",
   503: "No Komodo connection yet",
@@ -49,6 +54,15 @@ export const stackProcedures = {
   })
     .input(z.strictObject({ stack: stackName }))
     .output(z.object({ deleted: z.literal(true), stack: z.string() })),
+  getPollForUpdates: sessionOnly({
+    method: "GET",
+    path: "/api/v0/stacks/{stack}/poll-for-updates",
+    tags,
+    summary: "Whether Komodo's automatic image update check is on for a stack",
+    errors: upstreamErrors,
+  })
+    .input(z.strictObject({ stack: stackName }))
+    .output(pollForUpdates),
   setPollForUpdates: sessionOnly({
     method: "PUT",
     path: "/api/v0/stacks/{stack}/poll-for-updates",
@@ -57,5 +71,5 @@ export const stackProcedures = {
     errors: upstreamErrors,
   })
     .input(z.strictObject({ stack: stackName, enabled: z.boolean() }))
-    .output(z.object({ stack: z.string(), enabled: z.boolean() })),
+    .output(pollForUpdates),
 };

@@ -16,6 +16,10 @@ export function stackProcedures(
       await stacks.remove(input.stack, deadlineIn(deployTimeoutMs));
       return { deleted: true as const, stack: input.stack };
     }),
+    getPollForUpdates: os.stacks.getPollForUpdates.handler(async ({ input }) => ({
+      stack: input.stack,
+      enabled: await stacks.pollForUpdates(input.stack),
+    })),
     setPollForUpdates: os.stacks.setPollForUpdates.handler(async ({ input }) => {
       await stacks.setPollForUpdates(input.stack, input.enabled);
       return { stack: input.stack, enabled: input.enabled };

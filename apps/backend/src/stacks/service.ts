@@ -48,6 +48,12 @@ export function createStackService({
       });
     },
 
+    /** Komodo's setting as it is now (a stack never configured has it off). */
+    async pollForUpdates(stack: string): Promise<boolean> {
+      const found = await connection.requireClient().getStack(stack);
+      return found.config?.poll_for_updates ?? false;
+    },
+
     async setPollForUpdates(stack: string, enabled: boolean) {
       await connection.requireClient().updateStack(stack, { poll_for_updates: enabled });
     },

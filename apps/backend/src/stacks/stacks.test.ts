@@ -1,7 +1,7 @@
 import type { KomodoSimulator } from "@stackgate/simulators";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openEventStream } from "../testing/event-stream.ts";
-import { startConnectedBackend, type TestBackend } from "../testing/harness.ts";
+import { startConnectedBackend, startTestBackend, type TestBackend } from "../testing/harness.ts";
 
 let komodo: KomodoSimulator;
 let app: TestBackend;
@@ -73,6 +73,56 @@ describe("poll for updates", () => {
       type: "UpdateStack",
       params: { id: "shop", config: { poll_for_updates: true } },
     });
+  });
+
+  it("reads Komodo's current setting, whether it was changed here or in Komodo", async () => {
+    komodo.addStack({ name: "watched", pollForUpdates: true });
+    const read = (stack: string) =>
+      app.request(`/api/v0/stacks/${stack}/poll-for-updates`, { headers: { cookie } });
+    const watched = await read("watched");
+    expect(watched.status).toBe(200);
+    expect(watched.json).toEqual({ stack: "watched", enabled: true });
+    expect(komodo.calls.at(-1)).toMatchObject({
+      api: "read",
+      type: "GetStack",
+      params: { stack: "watched" },
+    });
+    expect((await read("sleepy")).json).toEqual({ stack: "sleepy", enabled: false });
+
+    await app.request("/api/v0/stacks/watched/poll-for-updates", {
+      method: "PUT",
+      headers: { cookie },
+      json: { enabled: false },
+    });
+    expect((await read("watched")).json).toEqual({ stack: "watched", enabled: false });
+  });
+
+  it("reading answers 502 with Komodo's reason for an unknown stack, 403 to an API key, 400 to a bad name", async () => {
+    const unknown = await app.request("/api/v0/stacks/ghost/poll-for-updates", { headers: { cookie } });
+    expect(unknown.status).toBe(502);
+    expect(unknown.json.message).toMatch(/Did not find any Stack matching ghost/);
+    komodo.clearCalls();
+    const byKey = await app.request("/api/v0/stacks/shop/poll-for-updates", {
+      headers: { "x-api-key": key },
+    });
+    expect(byKey.status).toBe(403);
+    const badName = await app.request("/api/v0/stacks/a..b/poll-for-updates", { headers: { cookie } });
+    expect(badName.status).toBe(400);
+    expect(badName.json.message).toMatch(/stack must not contain '\.\.'/);
+    expect(komodo.calls).toEqual([]);
+  });
+
+  it("reading answers 503 without a Komodo connection", async () => {
+    const unconnected = await startTestBackend();
+    try {
+      const response = await unconnected.request("/api/v0/stacks/shop/poll-for-updates", {
+        headers: { cookie: await unconnected.signIn() },
+      });
+      expect(response.status).toBe(503);
+      expect(response.json.message).toMatch(/Komodo/);
+    } finally {
+      await unconnected.close();
+    }
   });
 
   it("refuses a missing or non-boolean flag and a bad name, sending nothing", async () => {

@@ -42,6 +42,9 @@ export const en = {
   "security.status.failed": "Failed",
   "security.status.interrupted": "Interrupted",
 
+  "security.earlier.short": "earlier",
+  "security.earlier.note": "These counts are from the scan of {when}; the latest scan failed.",
+
   "security.reason.unauthorized": "The registry requires credentials",
   "security.reason.notFound": "The image or tag does not exist",
   "security.reason.unavailable": "The scanner is not reachable",
@@ -136,6 +139,9 @@ export const es = {
   "security.status.done": "Analizado",
   "security.status.failed": "Fallido",
   "security.status.interrupted": "Interrumpido",
+
+  "security.earlier.short": "anterior",
+  "security.earlier.note": "Estos recuentos son del análisis del {when}; el último análisis ha fallado.",
 
   "security.reason.unauthorized": "El registro exige credenciales",
   "security.reason.notFound": "La imagen o la etiqueta no existe",

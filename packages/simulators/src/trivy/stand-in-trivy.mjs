@@ -10,10 +10,13 @@
 // "context deadline exceeded" when its --timeout is shorter.
 // STANDIN_TRIVY_SCAN_MS=N → every other image takes N ms, as a real scan takes its time (default 0).
 // STANDIN_TRIVY_UNAVAILABLE=1 → the "connection refused" failure of an unreachable server.
+// STANDIN_TRIVY_REFUSED_FILE=FILE → the images listed in FILE (one a line) are refused by their
+// registry (UNAUTHORIZED), as after its credentials were revoked; read at every run, so a test can
+// make an image that scanned fine fail from then on.
 // STANDIN_TRIVY_LOG=FILE → one JSON line at the start and one at the end of each run.
 
 import { createHash } from "node:crypto";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 
 const VALUE_FLAGS = new Set([
   "server",
@@ -52,6 +55,20 @@ const startedAt = now();
 const argv = process.argv.slice(2);
 const parsed = parseArguments(argv);
 const image = parsed.positional?.[1] ?? null;
+
+/** Whether the image is listed in STANDIN_TRIVY_REFUSED_FILE (no file: none is). */
+function refusedByRegistry(name) {
+  const path = process.env.STANDIN_TRIVY_REFUSED_FILE;
+  if (!path) return false;
+  try {
+    return readFileSync(path, "utf8")
+      .split("\n")
+      .some((line) => line.trim() === name);
+  } catch (error) {
+    if (error.code === "ENOENT") return false;
+    throw error;
+  }
+}
 
 async function main() {
   if (argv.includes("--help") || argv.includes("-h")) {
@@ -106,7 +123,7 @@ async function main() {
 
   const sources = (flags["image-src"] ?? "docker,containerd,podman,remote").split(",");
   const hasCredentials = Boolean(process.env.TRIVY_USERNAME && process.env.TRIVY_PASSWORD);
-  if (image.includes("private") && !hasCredentials) {
+  if ((image.includes("private") && !hasCredentials) || refusedByRegistry(image)) {
     return fail("unauthorized", imageNotFoundChain(sources, registryError(image, "unauthorized")));
   }
   if (image.includes("missing")) {

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -140,6 +140,17 @@ describe("stand-in trivy", () => {
     const crash = await runStandIn([...CLIENT_ARGS, "crash-app"]);
     expect(crash.code).toBe(2);
     expect(() => JSON.parse(crash.stdout)).toThrow();
+  });
+
+  it("fails like Trivy for an image its registry refuses from a given moment on", async () => {
+    const refused = join(dir, "refused.txt");
+    const env = { STANDIN_TRIVY_REFUSED_FILE: refused };
+    expect((await runStandIn([...CLIENT_ARGS, "ghcr.io/acme/app:1"], env)).code).toBe(0);
+    writeFileSync(refused, "other:1\nghcr.io/acme/app:1\n");
+    const after = await runStandIn([...CLIENT_ARGS, "ghcr.io/acme/app:1"], env);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain("UNAUTHORIZED: authentication required");
+    expect((await runStandIn([...CLIENT_ARGS, "ghcr.io/acme/app:2"], env)).code).toBe(0);
   });
 
   it("honours its own --timeout for slow images", async () => {

@@ -3,7 +3,7 @@ import { RelativeTime } from "../ui/index.ts";
 import { ImageRef, RescanButton } from "./ImageCells.tsx";
 import { ScanState } from "./ScanState.tsx";
 import { SeverityBar } from "./SeverityBar.tsx";
-import { SeverityCount } from "./SeverityCounts.tsx";
+import { EarlierScanNote, SeverityCount } from "./SeverityCounts.tsx";
 import { StackLinks } from "./StackLinks.tsx";
 import { type ImageScan, SEVERITIES } from "./scan-model.ts";
 import type { useScanRequest } from "./useScanRequest.ts";
@@ -46,6 +46,7 @@ export function ImageCompactList({ images, now, request }: ImageCompactListProps
               )}
             </div>
           )}
+          <EarlierScanNote scan={image} />
           <p className="flex min-w-0 gap-1 text-xs text-fg-muted">
             <span className="shrink-0">{t("security.col.stacks")}:</span>
             <StackLinks stacks={image.stacks} />

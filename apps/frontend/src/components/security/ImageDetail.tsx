@@ -16,7 +16,7 @@ import {
 import { FailureHelp } from "./FailureHelp.tsx";
 import { ScanState } from "./ScanState.tsx";
 import { SeverityBar } from "./SeverityBar.tsx";
-import { SeverityBadges } from "./SeverityCounts.tsx";
+import { EarlierScanNote, SeverityBadges } from "./SeverityCounts.tsx";
 import { StackLinks } from "./StackLinks.tsx";
 import { type ImageScanDetail, isInProgress } from "./scan-model.ts";
 import { useScanRequest } from "./useScanRequest.ts";
@@ -110,9 +110,12 @@ function DetailBody({ detail }: { detail: ImageScanDetail }) {
           {hasResult && (
             <>
               <dt className="text-fg-muted">{t("security.detail.findings")}</dt>
-              <dd className="flex flex-wrap items-center gap-3">
-                <SeverityBar counts={detail.counts} wide />
-                <SeverityBadges counts={detail.counts} />
+              <dd className="flex flex-col gap-1.5">
+                <span className="flex flex-wrap items-center gap-3">
+                  <SeverityBar counts={detail.counts} wide />
+                  <SeverityBadges counts={detail.counts} />
+                </span>
+                <EarlierScanNote scan={detail} />
               </dd>
             </>
           )}

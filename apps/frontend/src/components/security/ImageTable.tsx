@@ -3,7 +3,7 @@ import { RelativeTime, Table, TableBody, TableContainer, TableHead, Td, Th, Tr }
 import { ImageRef, RescanButton } from "./ImageCells.tsx";
 import { ScanState } from "./ScanState.tsx";
 import { SeverityBar } from "./SeverityBar.tsx";
-import { SeverityCount } from "./SeverityCounts.tsx";
+import { EarlierScanNote, SeverityCount } from "./SeverityCounts.tsx";
 import { StackLinks } from "./StackLinks.tsx";
 import { type ImageScan, type Severity, severityLabel } from "./scan-model.ts";
 import type { useScanRequest } from "./useScanRequest.ts";
@@ -56,7 +56,14 @@ export function ImageTable({ images, now, request }: ImageTableProps) {
               <Td className="max-w-56">
                 <ImageRef image={image.image} />
               </Td>
-              <Td>{image.scannedAt && <SeverityBar counts={image.counts} />}</Td>
+              <Td>
+                {image.scannedAt && (
+                  <span className="flex items-center gap-1.5">
+                    <SeverityBar counts={image.counts} />
+                    <EarlierScanNote scan={image} short />
+                  </span>
+                )}
+              </Td>
               {TABLE_SEVERITIES.map((severity) => (
                 <Td key={severity} numeric>
                   {image.scannedAt ? (

@@ -1,5 +1,6 @@
-import { useT } from "../I18nProvider.tsx";
+import { useI18n, useT } from "../I18nProvider.tsx";
 import { Badge } from "../ui/index.ts";
+import { useFailureReason } from "./ScanState.tsx";
 import { type ImageScan, SEVERITIES, type Severity, severityLabel, severityTone } from "./scan-model.ts";
 
 interface SeverityCountProps {
@@ -43,5 +44,31 @@ export function SeverityBadges({ counts }: { counts: ImageScan["counts"] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * Beside counts kept from an earlier scan because the latest one failed (a registry that refuses the
+ * scanner now, say): which scan they are from. `short` for a table row: a word (the table has no room
+ * for more at 1280 px in Spanish), the sentence for readers, and with the failure's reason on hover.
+ * Nothing for any other scan.
+ */
+export function EarlierScanNote({ scan, short = false }: { scan: ImageScan; short?: boolean }) {
+  const { t, lang } = useI18n();
+  const reason = useFailureReason();
+  if (scan.status !== "failed" || !scan.scannedAt) return null;
+  const when = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(
+    scan.scannedAt,
+  );
+  const sentence = t("security.earlier.note", { when });
+  if (!short) return <p className="text-xs text-fg-muted">{sentence}</p>;
+  return (
+    <span
+      title={`${sentence} ${reason(scan)}`}
+      className="shrink-0 text-xs text-fg-muted underline decoration-dotted underline-offset-2"
+    >
+      <span aria-hidden="true">{t("security.earlier.short")}</span>
+      <span className="sr-only">{sentence}</span>
+    </span>
   );
 }

@@ -23,12 +23,13 @@ export function ServicesSummary({ stack }: { stack: Stack }) {
   const t = useT();
   const [first, ...others] = stack.info.services;
   if (!first) return <span className="text-xs text-fg-muted">{t("stacks.noServices")}</span>;
-  // The service's name shows only where the cell has room for it next to the image (container query).
+  // The image comes first: the service's name shows only where the cell also has room for a long image
+  // beside it (container query), instead of both being cut.
   return (
     <span className="@container block min-w-0">
       <span className="flex min-w-0 items-center gap-1.5">
         <span
-          className="hidden max-w-20 shrink-0 truncate text-xs text-fg-muted @[15rem]:inline"
+          className="hidden max-w-20 shrink-0 truncate text-xs text-fg-muted @[24rem]:inline"
           title={first.service}
         >
           <bdi>{first.service}</bdi>

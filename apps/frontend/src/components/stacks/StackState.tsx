@@ -11,18 +11,24 @@ export function useStateLabel(): (state: StateInfo) => string {
   return (state) => (state.known ? t(`stacks.state.${state.known}`) : state.raw);
 }
 
-/** "Redeploying 0:12 · Ada Admin": a live mark for a deploy in progress, whoever started it. */
+/**
+ * "Redeploying 0:12 · Ada Admin": a live mark for a deploy in progress, whoever started it. Where room
+ * is short, the author gives way first, then the action's word is cut; the elapsed time always shows.
+ */
 export function LiveRunMark({ run, compact = false }: { run: LiveRun; compact?: boolean }) {
   const t = useT();
   const now = useNow();
   const elapsed = formatDuration(now - run.startedAt.getTime());
   return (
-    <span className="inline-flex min-w-0 max-w-full items-center gap-1.5">
-      <StatusMark tone="progress" label={t(`stacks.live.${run.action}`)} />
+    <span className="inline-flex min-w-0 max-w-full items-center">
+      <StatusMark tone="progress" label={t(`stacks.live.${run.action}`)} truncate />
       <span className="sr-only">{t("stacks.live.elapsed")}</span>
-      <span className="font-mono text-xs tabular-nums text-progress-text">{elapsed}</span>
-      <span className="inline-flex min-w-0 items-center gap-1 text-xs text-fg-muted">
-        <span aria-hidden="true">·</span>
+      <span className="ml-1.5 shrink-0 font-mono text-xs tabular-nums text-progress-text">{elapsed}</span>
+      {/* Only the room left (basis 0), spacing included, so that a hidden author takes none. */}
+      <span className="inline-flex min-w-0 flex-[1_1_0] items-center overflow-hidden text-xs text-fg-muted">
+        <span aria-hidden="true" className="pr-1 pl-1.5">
+          ·
+        </span>
         <span className="sr-only">{t("stacks.live.byLabel")}</span>
         <Actor name={run.actorName} via={run.via} compact={compact} />
       </span>

@@ -15,11 +15,13 @@ import { ImageVulnerabilities, StackVulnerabilities } from "./Vulnerabilities.ts
 
 /**
  * Fixed column widths, so the table does not jump when a row starts deploying; the services column
- * takes what is left. Spanish labels are longer, so its columns are wider (and the table with them).
+ * takes what is left. In English the state column holds a live deploy's longest word with its timer
+ * ("Pulling + redeploying 0:00"); in Spanish that word is cut, the timer still whole (LiveRunMark).
+ * Spanish labels are longer, so its columns are wider (and the table with them).
  */
 const LAYOUT = {
-  en: { table: "min-w-[72rem]", state: "w-52", actions: "w-72" },
-  es: { table: "min-w-[76rem]", state: "w-56", actions: "w-96" },
+  en: { table: "min-w-[72rem]", state: "w-56", updates: "w-24", actions: "w-72" },
+  es: { table: "min-w-[76rem]", state: "w-56", updates: "w-28", actions: "w-96" },
 } as const;
 
 /** The stacks as a dense table (wide screens): one 33 px row per stack, its services on demand. */
@@ -33,7 +35,7 @@ export function StacksTable({ rows, runs, scans, scansUnavailable, onAsk }: Stac
           <col className="w-40" />
           <col className={layout.state} />
           <col />
-          <col className="w-28" />
+          <col className={layout.updates} />
           <col className="w-40" />
           <col className={layout.actions} />
         </colgroup>
@@ -130,8 +132,8 @@ const StackTableRow = memo(function StackTableRow({
             <Td className="truncate pl-11 text-xs text-fg-muted" title={service.service}>
               <bdi>{service.service}</bdi>
             </Td>
-            <Td />
-            <Td className="overflow-hidden">
+            {/* The state cell of a service row is empty: its image may use that room too. */}
+            <Td colSpan={2} className="overflow-hidden">
               <ImageRef service={service} stack={stack.name} />
             </Td>
             <Td>

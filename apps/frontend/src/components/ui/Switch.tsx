@@ -9,10 +9,15 @@ export interface SwitchProps {
   /** One line under the label saying what on and off mean. */
   description?: string;
   disabled?: boolean;
+  /** A change is on its way: clicks are ignored, and focus stays on the switch (unlike `disabled`). */
+  busy?: boolean;
 }
 
-/** An on/off setting that takes effect when its form is saved (a labelled role="switch" button). */
-export function Switch({ checked, onChange, label, description, disabled }: SwitchProps) {
+/**
+ * An on/off setting (a labelled role="switch" button), taking effect when its form is saved or, with
+ * `busy` while it is sent, at once.
+ */
+export function Switch({ checked, onChange, label, description, disabled, busy = false }: SwitchProps) {
   const id = useId();
   const descriptionId = useId();
   return (
@@ -24,9 +29,13 @@ export function Switch({ checked, onChange, label, description, disabled }: Swit
         id={id}
         aria-describedby={description ? descriptionId : undefined}
         disabled={disabled}
-        onClick={() => onChange(!checked)}
+        aria-disabled={busy || undefined}
+        aria-busy={busy || undefined}
+        onClick={() => {
+          if (!busy) onChange(!checked);
+        }}
         className={cx(
-          "relative mt-0.5 inline-flex h-5 w-9 shrink-0 items-center rounded-full border transition-colors disabled:opacity-50",
+          "relative mt-0.5 inline-flex h-5 w-9 shrink-0 items-center rounded-full border transition-colors disabled:opacity-50 aria-busy:cursor-progress aria-busy:opacity-70",
           checked ? "border-success bg-success" : "border-control bg-surface-muted",
         )}
       >
