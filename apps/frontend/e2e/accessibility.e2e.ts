@@ -4,28 +4,17 @@
  * each rule with the elements it found.
  */
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { axeViolations, describeViolations } from "./axe.ts";
 import { hydrated, type ThemeName, type ViewportName } from "./browser.ts";
 import { deployWithKey } from "./komodo-setup.ts";
-import { CRITICAL_IMAGE, type StackWorld, scansSettled, startStackWorld } from "./stack-world.ts";
+import { CRITICAL_IMAGE, scansSettled, stackWorldOfThisFile } from "./stack-world.ts";
 
-let world: StackWorld;
-
-beforeAll(async () => {
-  world = await startStackWorld({ frontendEnv: { STACKGATE_DEMO: "1" } });
+const world = stackWorldOfThisFile({ frontendEnv: { STACKGATE_DEMO: "1" } }, async (scene) => {
   // History to show: one success and one failure, made as a pipeline would.
-  expect((await deployWithKey(world.stackgate, world.apiKey, "pihole", "pull")).status).toBe(200);
-  expect((await deployWithKey(world.stackgate, world.apiKey, "outline", "redeploy")).status).toBe(502);
-  await scansSettled(world);
-});
-
-afterEach(async () => {
-  expect(await world.browser.finishTest()).toEqual([]);
-});
-
-afterAll(async () => {
-  await world?.close();
+  expect((await deployWithKey(scene.stackgate, scene.apiKey, "pihole", "pull")).status).toBe(200);
+  expect((await deployWithKey(scene.stackgate, scene.apiKey, "outline", "redeploy")).status).toBe(502);
+  await scansSettled(scene);
 });
 
 /** Loaded data replaces the skeletons; only then is the page what a person reads. */
@@ -35,7 +24,7 @@ async function settled(page: Page) {
 }
 
 async function visit(page: Page, path: string) {
-  await page.goto(`${world.stackgate.baseUrl}${path}`);
+  await page.goto(`${world().stackgate.baseUrl}${path}`);
   await settled(page);
 }
 
@@ -52,10 +41,10 @@ for (const viewport of ["desktop", "mobile"] as const satisfies ViewportName[]) 
       });
 
       test("sign-in, and a failed sign-in", async () => {
-        const page = await world.openPage({ viewport, theme });
+        const page = await world().openPage({ viewport, theme });
         await visit(page, "/sign-in");
         await check(page, "sign-in");
-        await page.getByLabel("Email").fill(world.stackgate.admin.email);
+        await page.getByLabel("Email").fill(world().stackgate.admin.email);
         await page.getByLabel("Password").fill("not-the-password");
         await page.getByRole("button", { name: "Sign in" }).click();
         await page.getByRole("alert").filter({ hasText: "Wrong email or password." }).waitFor();
@@ -63,7 +52,7 @@ for (const viewport of ["desktop", "mobile"] as const satisfies ViewportName[]) 
       });
 
       test("overview, with the account menu (and the main menu on a phone) open", async () => {
-        const page = await world.openSignedIn("/", { viewport, theme });
+        const page = await world().openSignedIn("/", { viewport, theme });
         await settled(page);
         await page.getByRole("list", { name: "Stacks at a glance" }).waitFor();
         await check(page, "overview");
@@ -78,7 +67,7 @@ for (const viewport of ["desktop", "mobile"] as const satisfies ViewportName[]) 
       });
 
       test("stacks, with services expanded and a deploy confirmation open", async () => {
-        const page = await world.openSignedIn("/stacks", { viewport, theme });
+        const page = await world().openSignedIn("/stacks", { viewport, theme });
         await settled(page);
         const list = page.getByRole(viewport === "desktop" ? "table" : "list", { name: "Stacks" });
         await list.waitFor();
@@ -96,14 +85,14 @@ for (const viewport of ["desktop", "mobile"] as const satisfies ViewportName[]) 
       });
 
       test("a stack's page", async () => {
-        const page = await world.openSignedIn("/stacks/outline", { viewport, theme });
+        const page = await world().openSignedIn("/stacks/outline", { viewport, theme });
         await settled(page);
         await page.getByRole("table", { name: "Recent deploys of outline" }).waitFor();
         await check(page, "stack outline");
       });
 
       test("history, with a failure's message expanded", async () => {
-        const page = await world.openSignedIn("/history", { viewport, theme });
+        const page = await world().openSignedIn("/history", { viewport, theme });
         await settled(page);
         await page.getByText("deploy-web", { exact: true }).filter({ visible: true }).first().waitFor();
         await check(page, "history");
@@ -115,7 +104,7 @@ for (const viewport of ["desktop", "mobile"] as const satisfies ViewportName[]) 
       });
 
       test("security and an image's detail", async () => {
-        const page = await world.openSignedIn("/security", { viewport, theme });
+        const page = await world().openSignedIn("/security", { viewport, theme });
         await settled(page);
         await page.getByText(CRITICAL_IMAGE).filter({ visible: true }).first().waitFor();
         await check(page, "security");
@@ -124,7 +113,7 @@ for (const viewport of ["desktop", "mobile"] as const satisfies ViewportName[]) 
       });
 
       test("settings, with the remove-connection dialog open", async () => {
-        const page = await world.openSignedIn("/settings", { viewport, theme });
+        const page = await world().openSignedIn("/settings", { viewport, theme });
         await settled(page);
         const connection = page.getByRole("region", { name: "Komodo connection" });
         await connection.getByRole("button", { name: "Remove" }).waitFor();

@@ -4,27 +4,15 @@
  * table's sticky header row, or a toast), and scrolling boxes reached and scrolled from the keyboard.
  */
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { ViewportName } from "./browser.ts";
 import { deployWithKey } from "./komodo-setup.ts";
-import { type StackWorld, scansSettled, startStackWorld } from "./stack-world.ts";
+import { scansSettled, stackWorldOfThisFile } from "./stack-world.ts";
 
-let world: StackWorld;
-
-beforeAll(async () => {
-  world = await startStackWorld();
+const world = stackWorldOfThisFile({}, async (scene) => {
   // A failure in the history, so the stack's page has a recent-deploys table with a long message.
-  await deployWithKey(world.stackgate, world.apiKey, "outline", "redeploy");
-  await scansSettled(world);
-});
-
-afterEach(async () => {
-  await world.komodo.faults.reset();
-  expect(await world.browser.finishTest()).toEqual([]);
-});
-
-afterAll(async () => {
-  await world?.close();
+  await deployWithKey(scene.stackgate, scene.apiKey, "outline", "redeploy");
+  await scansSettled(scene);
 });
 
 interface FocusStop {
@@ -122,15 +110,15 @@ async function deployByKeyboard(page: Page, stack: string) {
 
 describe("deploying by keyboard alone", () => {
   test("from the stack list: focus stays on the row's button through the deploy", async () => {
-    world.komodo.faults.setStack("grafana", { updateDelayMs: 1_500 });
-    const page = await world.openSignedIn("/stacks");
+    world().komodo.faults.setStack("grafana", { updateDelayMs: 1_500 });
+    const page = await world().openSignedIn("/stacks");
     await page.getByRole("table", { name: "Stacks" }).waitFor();
     await deployByKeyboard(page, "grafana");
   });
 
   test("from a stack's page on a phone", async () => {
-    world.komodo.faults.setStack("gitea", { updateDelayMs: 1_500 });
-    const page = await world.openSignedIn("/stacks/gitea", { viewport: "mobile" });
+    world().komodo.faults.setStack("gitea", { updateDelayMs: 1_500 });
+    const page = await world().openSignedIn("/stacks/gitea", { viewport: "mobile" });
     await page.getByRole("heading", { level: 1, name: "gitea" }).waitFor();
     await deployByKeyboard(page, "gitea");
   });
@@ -185,7 +173,7 @@ describe("no focus stop ends under a sticky header", () => {
   ];
   for (const [viewport, path, direction] of walks) {
     test(`${path} at ${viewport} width, ${direction}`, async () => {
-      const page = await world.openSignedIn(path, { viewport });
+      const page = await world().openSignedIn(path, { viewport });
       await page.waitForFunction(() => !document.querySelector('[class~="motion-safe:animate-pulse"]'));
       expect(await hiddenStops(page, direction)).toEqual([]);
     });
@@ -193,7 +181,7 @@ describe("no focus stop ends under a sticky header", () => {
 });
 
 test("the scrolling boxes of a stack's page on a phone are reached and scrolled from the keyboard", async () => {
-  const page = await world.openSignedIn("/stacks/outline", { viewport: "mobile" });
+  const page = await world().openSignedIn("/stacks/outline", { viewport: "mobile" });
   await page.getByRole("table", { name: "Recent deploys of outline" }).waitFor();
   const boxes = ["curl", "GitHub Actions step", "Recent deploys of outline"];
   const scrolled: string[] = [];

@@ -1,17 +1,9 @@
 import { DEMO_DEPLOY_ERROR } from "@stackgate/simulators";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { saveScreenshot } from "./browser.ts";
 import { connectKomodo, deployWithKey, disconnectKomodo, seedPastDeploys } from "./komodo-setup.ts";
-import {
-  API_KEY_NAME,
-  CRITICAL_IMAGE,
-  type StackWorld,
-  scansSettled,
-  startStackWorld,
-} from "./stack-world.ts";
-
-let world: StackWorld;
+import { API_KEY_NAME, CRITICAL_IMAGE, scansSettled, stackWorldOfThisFile } from "./stack-world.ts";
 
 /** 30 days of history: 2 deploys on most days, a failure every fifth day, nothing on some days. */
 function pastDeploys() {
@@ -28,28 +20,18 @@ function pastDeploys() {
     ]);
 }
 
-beforeAll(async () => {
-  world = await startStackWorld();
-  seedPastDeploys(world.stackgate, pastDeploys());
+const world = stackWorldOfThisFile({}, async (scene) => {
+  seedPastDeploys(scene.stackgate, pastDeploys());
   // Today: one success and one failure, made as a pipeline would.
-  expect((await deployWithKey(world.stackgate, world.apiKey, "pihole", "pull")).status).toBe(200);
-  expect((await deployWithKey(world.stackgate, world.apiKey, "outline", "redeploy")).status).toBe(502);
-});
-
-afterEach(async () => {
-  await world.komodo.faults.reset();
-  expect(await world.browser.finishTest()).toEqual([]);
-});
-
-afterAll(async () => {
-  await world?.close();
+  expect((await deployWithKey(scene.stackgate, scene.apiKey, "pihole", "pull")).status).toBe(200);
+  expect((await deployWithKey(scene.stackgate, scene.apiKey, "outline", "redeploy")).status).toBe(502);
 });
 
 const counters = (page: Page) => page.getByRole("list", { name: "Stacks at a glance" });
 const counter = (page: Page, label: string) => counters(page).getByRole("link").filter({ hasText: label });
 
 test("counts the stacks as the Stacks page filters them, each counter opening that filter", async () => {
-  const page = await world.openSignedIn("/");
+  const page = await world().openSignedIn("/");
   await counters(page).waitFor();
   await expect(counter(page, "Stacks").textContent()).resolves.toBe("Stacks21In Komodo");
   await expect(counter(page, "Running").textContent()).resolves.toContain("14");
@@ -60,7 +42,7 @@ test("counts the stacks as the Stacks page filters them, each counter opening th
 });
 
 test("shows the 30-day success rate and a per-day chart of successes and failures, with its figures", async () => {
-  const page = await world.openSignedIn("/");
+  const page = await world().openSignedIn("/");
   const deploys = page.getByRole("region", { name: "Deploys" });
   const chart = deploys.getByRole("img", { name: /Deploys per day, last 30 days/ });
   await chart.waitFor();
@@ -85,7 +67,7 @@ test("shows the 30-day success rate and a per-day chart of successes and failure
 });
 
 test("lists recent failures with Komodo's reason and links to the history", async () => {
-  const page = await world.openSignedIn("/");
+  const page = await world().openSignedIn("/");
   const failures = page.getByRole("region", { name: "Recent failures" });
   const outline = failures.getByRole("listitem").filter({ hasText: "outline" });
   await outline.waitFor();
@@ -95,8 +77,8 @@ test("lists recent failures with Komodo's reason and links to the history", asyn
 });
 
 test("lists images with critical vulnerabilities, linking to the Security page", async () => {
-  await scansSettled(world);
-  const page = await world.openSignedIn("/");
+  await scansSettled(world());
+  const page = await world().openSignedIn("/");
   const critical = page.getByRole("region", { name: "Images with critical vulnerabilities" });
   const link = critical.getByRole("link", { name: CRITICAL_IMAGE });
   await link.waitFor();
@@ -105,11 +87,11 @@ test("lists images with critical vulnerabilities, linking to the Security page",
 });
 
 test("shows deploys in progress from anyone, live", async () => {
-  world.komodo.faults.setStack("jellyfin", { updateDelayMs: 1_500 });
-  const page = await world.openSignedIn("/");
+  world().komodo.faults.setStack("jellyfin", { updateDelayMs: 1_500 });
+  const page = await world().openSignedIn("/");
   const live = page.getByRole("region", { name: "Deploying now" });
   await live.getByText("Nothing is deploying.", { exact: false }).waitFor();
-  const answer = deployWithKey(world.stackgate, world.apiKey, "jellyfin", "redeploy");
+  const answer = deployWithKey(world().stackgate, world().apiKey, "jellyfin", "redeploy");
   await live.getByRole("link", { name: "jellyfin" }).waitFor();
   await live.getByTitle(`API Key: ${API_KEY_NAME}`).waitFor();
   await saveScreenshot(page, "overview-deploying", "light");
@@ -118,9 +100,9 @@ test("shows deploys in progress from anyone, live", async () => {
 });
 
 test("each block stands alone: without Komodo the stack counters say so, the history still shows", async () => {
-  await disconnectKomodo(world.stackgate);
+  await disconnectKomodo(world().stackgate);
   try {
-    const page = await world.openSignedIn("/");
+    const page = await world().openSignedIn("/");
     await page.getByText("No Komodo connection yet").first().waitFor();
     expect(await page.getByRole("link", { name: "Connect" }).first().getAttribute("href")).toBe("/settings");
     await page.getByRole("img", { name: /Deploys per day/ }).waitFor();
@@ -130,7 +112,7 @@ test("each block stands alone: without Komodo the stack counters say so, the his
       .waitFor();
     await saveScreenshot(page, "overview-no-connection", "light");
   } finally {
-    await connectKomodo(world.stackgate, world.komodo);
+    await connectKomodo(world().stackgate, world().komodo);
   }
 });
 
@@ -138,8 +120,8 @@ describe("screenshots", () => {
   for (const viewport of ["desktop", "mobile"] as const) {
     for (const theme of ["light", "dark"] as const) {
       test(`overview at ${viewport}, ${theme}`, async () => {
-        await scansSettled(world);
-        const page = await world.openSignedIn("/", { viewport, theme });
+        await scansSettled(world());
+        const page = await world().openSignedIn("/", { viewport, theme });
         await page.getByRole("img", { name: /Deploys per day/ }).waitFor();
         await counters(page).waitFor();
         await page
@@ -153,7 +135,7 @@ describe("screenshots", () => {
   }
 
   test("in Spanish", async () => {
-    const page = await world.openSignedIn("/", { lang: "es", theme: "dark" });
+    const page = await world().openSignedIn("/", { lang: "es", theme: "dark" });
     await page.getByRole("img", { name: /Despliegues por día/ }).waitFor();
     await page.getByRole("list", { name: "Los stacks de un vistazo" }).waitFor();
     await saveScreenshot(page, "overview-page-es", "dark");

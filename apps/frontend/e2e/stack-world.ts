@@ -11,6 +11,7 @@ import {
   startKomodoSimulator,
 } from "@stackgate/simulators";
 import type { Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { hydrated, type OpenPageOptions, startBrowser, type TestBrowser } from "./browser.ts";
 import { type Stackgate, startStackgate } from "./harness.ts";
 import { connectKomodo, createApiKey } from "./komodo-setup.ts";
@@ -90,4 +91,32 @@ export async function scansSettled(world: StackWorld, timeoutMs = 60_000): Promi
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error("the image scans did not settle in time");
+}
+
+/**
+ * The hooks every stack-world test file shares: the world starts before the file's tests (then
+ * `prepare` sets its scene), after each test its pages must have reported no errors and the
+ * simulator's faults are put back, and the world stops after them all. Returns the world's getter.
+ */
+export function stackWorldOfThisFile(
+  options: StackWorldOptions = {},
+  prepare: (world: StackWorld) => Promise<void> = async () => {},
+): () => StackWorld {
+  let world: StackWorld | undefined;
+  const current = () => {
+    if (!world) throw new Error("the stack world starts in beforeAll");
+    return world;
+  };
+  beforeAll(async () => {
+    world = await startStackWorld(options);
+    await prepare(world);
+  });
+  afterEach(async () => {
+    await current().komodo.faults.reset();
+    expect(await current().browser.finishTest()).toEqual([]);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+  return current;
 }

@@ -3,26 +3,13 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { DEMO_DEPLOY_ERROR, startKomodoSimulator } from "@stackgate/simulators";
 import type { Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { holdRequests, hydrated, saveScreenshot } from "./browser.ts";
 import { repoRoot } from "./harness.ts";
 import { connectKomodo, deployWithKey, disconnectKomodo } from "./komodo-setup.ts";
-import { API_KEY_NAME, type StackWorld, scansSettled, startStackWorld } from "./stack-world.ts";
+import { API_KEY_NAME, scansSettled, stackWorldOfThisFile } from "./stack-world.ts";
 
-let world: StackWorld;
-
-beforeAll(async () => {
-  world = await startStackWorld();
-});
-
-afterEach(async () => {
-  await world.komodo.faults.reset();
-  expect(await world.browser.finishTest()).toEqual([]);
-});
-
-afterAll(async () => {
-  await world?.close();
-});
+const world = stackWorldOfThisFile();
 
 const table = (page: Page) => page.getByRole("table", { name: "Stacks" });
 const bodyRows = (page: Page) => table(page).locator("tbody > tr");
@@ -35,7 +22,7 @@ const chip = (page: Page, label: string) =>
   page.getByRole("group", { name: "Show" }).getByRole("button", { name: new RegExp(`^${label} \\d+$`) });
 
 async function openStacks(path = "/stacks", options = {}) {
-  const page = await world.openSignedIn(path, options);
+  const page = await world().openSignedIn(path, options);
   await table(page).waitFor();
   return page;
 }
@@ -143,7 +130,7 @@ describe("the stack list", () => {
     expect(services.filter((service) => service.cut)).toEqual([]);
 
     // On a phone the image has its entry's whole line.
-    const phone = await world.openSignedIn("/stacks", { viewport: "mobile" });
+    const phone = await world().openSignedIn("/stacks", { viewport: "mobile" });
     const entries = phone.getByRole("list", { name: "Stacks" }).getByRole("listitem");
     await entries.first().waitFor();
     const lines = await imagesIn(entries.locator("code").locator(".."));
@@ -153,7 +140,7 @@ describe("the stack list", () => {
   });
 
   test("marks images with critical and high vulnerabilities once scanned", async () => {
-    await scansSettled(world);
+    await scansSettled(world());
     const page = await openStacks();
     const legacy = rowOf(page, "legacy");
     await legacy.getByText(/^\d+ critical$/).waitFor();
@@ -208,7 +195,7 @@ describe("the stack list", () => {
 
 describe("deploying from the list", () => {
   test("confirms, shows the deploy live with its elapsed time and author, reports success, and returns to normal", async () => {
-    world.komodo.faults.setStack("grafana", { updateDelayMs: 1_500 });
+    world().komodo.faults.setStack("grafana", { updateDelayMs: 1_500 });
     const page = await openStacks();
     const grafana = rowOf(page, "grafana");
 
@@ -233,21 +220,23 @@ describe("deploying from the list", () => {
     await toasts(page).getByText("Redeployed grafana").waitFor({ timeout: 15_000 });
     await grafana.getByText("Running", { exact: true }).waitFor();
     expect(await grafana.getByRole("button", { name: "Pull grafana", exact: true }).isEnabled()).toBe(true);
-    const steps = world.komodo.calls
-      .filter((call) => call.api === "execute" && (call.params as { stack?: string }).stack === "grafana")
+    const steps = world()
+      .komodo.calls.filter(
+        (call) => call.api === "execute" && (call.params as { stack?: string }).stack === "grafana",
+      )
       .map((call) => call.type);
     expect(steps).toEqual(["DestroyStack", "DeployStack"]);
   });
 
   test("a running deploy's elapsed time is never cut, in either language, on a laptop or a phone", async () => {
     // The longest action's word and a pipeline's name beside the timer; the deploy stays running.
-    world.komodo.faults.setStack("uptime-kuma", { holdUpdates: true });
-    const answer = deployWithKey(world.stackgate, world.apiKey, "uptime-kuma", "pull-redeploy");
+    world().komodo.faults.setStack("uptime-kuma", { holdUpdates: true });
+    const answer = deployWithKey(world().stackgate, world().apiKey, "uptime-kuma", "pull-redeploy");
     try {
-      await world.komodo.whenHeld("uptime-kuma");
+      await world().komodo.whenHeld("uptime-kuma");
       for (const viewport of ["desktop", "mobile"] as const) {
         for (const lang of ["en", "es"] as const) {
-          const page = await world.openSignedIn("/stacks", { viewport, lang });
+          const page = await world().openSignedIn("/stacks", { viewport, lang });
           const entry = page
             .getByRole(viewport === "desktop" ? "row" : "listitem")
             .filter({ has: page.getByRole("link", { name: "uptime-kuma", exact: true }) });
@@ -260,8 +249,8 @@ describe("deploying from the list", () => {
         }
       }
     } finally {
-      world.komodo.faults.setStack("uptime-kuma", { holdUpdates: undefined });
-      world.komodo.releaseUpdates("uptime-kuma");
+      world().komodo.faults.setStack("uptime-kuma", { holdUpdates: undefined });
+      world().komodo.releaseUpdates("uptime-kuma");
     }
     expect((await answer).status).toBe(200);
   });
@@ -296,17 +285,17 @@ describe("deploying from the list", () => {
 
     // A later action that succeeds clears the mark (a pull leaves the stack down), so the other tests
     // see the world as it started.
-    world.komodo.faults.setStack("outline", { failWith: undefined });
-    expect((await deployWithKey(world.stackgate, world.apiKey, "outline", "pull")).status).toBe(200);
+    world().komodo.faults.setStack("outline", { failWith: undefined });
+    expect((await deployWithKey(world().stackgate, world().apiKey, "outline", "pull")).status).toBe(200);
     await outline.getByText("Deploy failed", { exact: true }).waitFor({ state: "detached" });
     await expect(chip(page, "Problems").textContent()).resolves.toBe(`Problems ${problemsBefore}`);
   });
 
   test("a pipeline's deploy (API key) shows up live on an open page, with its result", async () => {
-    world.komodo.faults.setStack("traefik", { updateDelayMs: 1_500 });
+    world().komodo.faults.setStack("traefik", { updateDelayMs: 1_500 });
     const page = await openStacks();
     const traefik = rowOf(page, "traefik");
-    const answer = deployWithKey(world.stackgate, world.apiKey, "traefik", "pull");
+    const answer = deployWithKey(world().stackgate, world().apiKey, "traefik", "pull");
 
     await traefik.getByText("Pulling").waitFor();
     await traefik.getByTitle(`API Key: ${API_KEY_NAME}`).getByText(API_KEY_NAME, { exact: true }).waitFor();
@@ -328,7 +317,7 @@ describe("deploying from the list", () => {
       .click();
     await toasts(page).getByText("Pulled the images of pihole").waitFor();
 
-    expect((await deployWithKey(world.stackgate, world.apiKey, "pihole", "pull")).status).toBe(200);
+    expect((await deployWithKey(world().stackgate, world().apiKey, "pihole", "pull")).status).toBe(200);
     await toasts(page).getByText(`API Key: ${API_KEY_NAME} pulled the images of pihole`).waitFor();
     await expect(toasts(page).getByText("Ada Admin pulled the images of pihole").count()).resolves.toBe(0);
   });
@@ -336,11 +325,11 @@ describe("deploying from the list", () => {
 
 describe("a stack's page", () => {
   test("shows state, services, scan links and history; copies a CI snippet without any real key", async () => {
-    await scansSettled(world);
-    const page = await world.openSignedIn("/stacks/gitea");
+    await scansSettled(world());
+    const page = await world().openSignedIn("/stacks/gitea");
     await page
       .context()
-      .grantPermissions(["clipboard-read", "clipboard-write"], { origin: world.stackgate.baseUrl });
+      .grantPermissions(["clipboard-read", "clipboard-write"], { origin: world().stackgate.baseUrl });
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("gitea");
     const services = page.getByRole("table", { name: "Services of gitea" });
     await services.getByText("gitea/gitea:1.22.3").waitFor();
@@ -352,7 +341,7 @@ describe("a stack's page", () => {
     await ci.getByRole("button", { name: "Redeploy", exact: true }).click();
     await ci.getByRole("button", { name: "Copy the curl command" }).click();
     const curl = await page.evaluate(() => navigator.clipboard.readText());
-    expect(curl).toContain(`curl --fail-with-body -sS -X POST "${world.stackgate.baseUrl}/api/v0/deploy"`);
+    expect(curl).toContain(`curl --fail-with-body -sS -X POST "${world().stackgate.baseUrl}/api/v0/deploy"`);
     expect(curl).toContain('-H "x-api-key: $STACKGATE_API_KEY"');
     expect(curl).toContain(`-d '{"stack":"gitea","action":"redeploy"}'`);
     await ci.getByRole("button", { name: "Copy the GitHub Actions step" }).click();
@@ -360,17 +349,17 @@ describe("a stack's page", () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, meant literally
     expect(step).toContain("STACKGATE_API_KEY: ${{ secrets.STACKGATE_API_KEY }}");
     expect(step).toContain("- name: Redeploy gitea");
-    expect(await page.content()).not.toContain(world.apiKey);
+    expect(await page.content()).not.toContain(world().apiKey);
     await saveScreenshot(page, "stack-detail", "light");
   });
 
   test("shows Komodo's automatic update check as a switch, and turns it on and off with clear feedback", async () => {
     // Komodo has it on for gitea (set there, not here): the switch says so.
-    const gitea = await world.openSignedIn("/stacks/gitea");
+    const gitea = await world().openSignedIn("/stacks/gitea");
     await gitea.getByRole("switch", { name: "Check for newer images of gitea", checked: true }).waitFor();
     await gitea.getByText("On in Komodo.").waitFor();
 
-    const page = await world.openSignedIn("/stacks/grafana");
+    const page = await world().openSignedIn("/stacks/grafana");
     const card = page.getByRole("region", { name: "Automatic update checks" });
     const name = "Check for newer images of grafana";
     const toggle = card.getByRole("switch", { name });
@@ -396,25 +385,25 @@ describe("a stack's page", () => {
     await card.getByRole("switch", { name, checked: true }).waitFor();
 
     // Komodo refuses the change: its reason beside the switch, which shows Komodo's setting again.
-    world.komodo.faults.setStack("grafana", { forbidden: true });
+    world().komodo.faults.setStack("grafana", { forbidden: true });
     await toggle.click();
     await card.getByRole("status").getByText("Couldn't turn off update checks for grafana").waitFor();
     await expect(card.getByRole("status").textContent()).resolves.toContain("Komodo");
     await card.getByRole("switch", { name, checked: true }).waitFor();
 
-    world.komodo.faults.setStack("grafana", { forbidden: undefined });
+    world().komodo.faults.setStack("grafana", { forbidden: undefined });
     await toggle.click();
     await card.getByText(/^Turned off at /).waitFor();
-    const changes = world.komodo.calls
-      .filter((call) => call.type === "UpdateStack")
+    const changes = world()
+      .komodo.calls.filter((call) => call.type === "UpdateStack")
       .map((call) => (call.params as { config: { poll_for_updates: boolean } }).config.poll_for_updates);
     expect(changes.slice(-3)).toEqual([true, false, false]);
     await saveScreenshot(page, "stack-poll-for-updates", "light");
   });
 
   test("deletes a stack only once its name is typed, then lands on the list", async () => {
-    world.komodo.addStack({ name: "scratch" });
-    const page = await world.openSignedIn("/stacks/scratch");
+    world().komodo.addStack({ name: "scratch" });
+    const page = await world().openSignedIn("/stacks/scratch");
     await page.getByText("It is running, so Komodo takes it down first.").waitFor();
     await page.getByRole("button", { name: "Delete stack…" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete scratch?" });
@@ -428,13 +417,13 @@ describe("a stack's page", () => {
     await confirm.click();
 
     await toasts(page).getByText("Deleted the stack scratch").waitFor();
-    expect(page.url()).toBe(`${world.stackgate.baseUrl}/stacks`);
-    expect(world.komodo.inspectStack("scratch")).toBeUndefined();
+    expect(page.url()).toBe(`${world().stackgate.baseUrl}/stacks`);
+    expect(world().komodo.inspectStack("scratch")).toBeUndefined();
     await expect(rowOf(page, "scratch").count()).resolves.toBe(0);
   });
 
   test("an unknown stack is a clear not-found state", async () => {
-    const page = await world.openSignedIn("/stacks/no-such-stack");
+    const page = await world().openSignedIn("/stacks/no-such-stack");
     await page.getByText("Komodo has no stack called “no-such-stack”").waitFor();
     expect(await page.getByRole("link", { name: "All stacks" }).getAttribute("href")).toBe("/stacks");
   });
@@ -442,8 +431,8 @@ describe("a stack's page", () => {
 
 describe("on a phone", () => {
   test("the list collapses to compact entries that still deploy", async () => {
-    world.komodo.faults.setStack("n8n", { updateDelayMs: 1_000 });
-    const page = await world.openSignedIn("/stacks", { viewport: "mobile" });
+    world().komodo.faults.setStack("n8n", { updateDelayMs: 1_000 });
+    const page = await world().openSignedIn("/stacks", { viewport: "mobile" });
     const list = page.getByRole("list", { name: "Stacks" });
     await list.waitFor();
     await expect(list.getByRole("listitem").count()).resolves.toBe(21);
@@ -468,11 +457,11 @@ describe("screenshots", () => {
   for (const viewport of ["desktop", "mobile"] as const) {
     for (const theme of ["light", "dark"] as const) {
       test(`stacks and a stack's page at ${viewport}, ${theme}`, async () => {
-        await scansSettled(world);
-        const page = await world.openSignedIn("/stacks", { viewport, theme });
+        await scansSettled(world());
+        const page = await world().openSignedIn("/stacks", { viewport, theme });
         await page.getByRole(viewport === "desktop" ? "table" : "list", { name: "Stacks" }).waitFor();
         await saveScreenshot(page, "stacks", theme);
-        await page.goto(`${world.stackgate.baseUrl}/stacks/immich`);
+        await page.goto(`${world().stackgate.baseUrl}/stacks/immich`);
         await hydrated(page);
         await page.locator("code:visible", { hasText: "docker.io/redis:6.2-alpine" }).first().waitFor();
         await page
@@ -485,13 +474,13 @@ describe("screenshots", () => {
   }
 
   test("in Spanish", async () => {
-    const page = await world.openSignedIn("/stacks", { lang: "es", theme: "dark" });
+    const page = await world().openSignedIn("/stacks", { lang: "es", theme: "dark" });
     await page.getByRole("table", { name: "Stacks" }).waitFor();
     await page.getByRole("button", { name: "Redesplegar grafana", exact: true }).click();
     await page.getByRole("dialog", { name: "¿Redesplegar grafana?" }).waitFor();
     await saveScreenshot(page, "stacks-es", "dark");
     await page.keyboard.press("Escape");
-    await page.goto(`${world.stackgate.baseUrl}/stacks/outline`);
+    await page.goto(`${world().stackgate.baseUrl}/stacks/outline`);
     await hydrated(page);
     await page.getByRole("heading", { name: "Desplegar desde CI" }).waitFor();
     await saveScreenshot(page, "stack-detail-es", "dark");
@@ -500,23 +489,23 @@ describe("screenshots", () => {
 
 describe("without Komodo", () => {
   test("no connection: says so and links to Settings; Komodo unreachable: the reason and a retry", async () => {
-    await disconnectKomodo(world.stackgate);
+    await disconnectKomodo(world().stackgate);
     try {
-      const page = await world.openSignedIn("/stacks");
+      const page = await world().openSignedIn("/stacks");
       await page.getByText("No Komodo connection yet").waitFor();
       expect(await page.getByRole("link", { name: "Connect" }).getAttribute("href")).toBe("/settings");
       await saveScreenshot(page, "stacks-no-connection", "light");
     } finally {
-      await connectKomodo(world.stackgate, world.komodo);
+      await connectKomodo(world().stackgate, world().komodo);
     }
 
-    await world.komodo.faults.set({ down: true });
-    const page = await world.openSignedIn("/stacks");
+    await world().komodo.faults.set({ down: true });
+    const page = await world().openSignedIn("/stacks");
     const alert = page.getByRole("alert").filter({ hasText: "Couldn't load the stacks" });
     await alert.waitFor();
     await expect(alert.textContent()).resolves.toContain("Komodo didn't answer as expected");
     await saveScreenshot(page, "stacks-komodo-down", "dark");
-    await world.komodo.faults.set({ down: false });
+    await world().komodo.faults.set({ down: false });
     await alert.getByRole("button", { name: "Try again" }).click();
     await table(page).waitFor();
   });
@@ -524,12 +513,12 @@ describe("without Komodo", () => {
 
 /** A fresh visit of /stacks: when its first row's action could be used, and the scripts it loaded. */
 async function measureVisit() {
-  const page = await world.openPage({ signedInTo: world.stackgate });
+  const page = await world().openPage({ signedInTo: world().stackgate });
   const scripts = new Set<string>();
   page.on("response", (response) => {
     if (response.request().resourceType() === "script") scripts.add(new URL(response.url()).pathname);
   });
-  await page.goto(`${world.stackgate.baseUrl}/stacks`);
+  await page.goto(`${world().stackgate.baseUrl}/stacks`);
   const handle = await page.waitForFunction(
     () => {
       // Rows exist only once the list's island has hydrated; the check says so explicitly anyway.
@@ -547,11 +536,11 @@ describe("performance with 200 stacks", () => {
   test("ships at most 200 KB of gzipped JavaScript and is interactive within 1.5 s", async () => {
     const big = await startKomodoSimulator({ stacks: 200 });
     try {
-      await connectKomodo(world.stackgate, big);
+      await connectKomodo(world().stackgate, big);
       // Warm up once (server render, Komodo connection, scan queue), and let the scans finish so that
       // scanner processes do not compete for the CPU during the measurement.
-      await (await world.openSignedIn("/stacks")).close();
-      await scansSettled(world);
+      await (await world().openSignedIn("/stacks")).close();
+      await scansSettled(world());
 
       // The machine may be busy with other work (two cores, other test runs): measure five fresh visits
       // and judge the median.
@@ -580,7 +569,7 @@ describe("performance with 200 stacks", () => {
       expect(gzipBytes).toBeLessThanOrEqual(200 * 1024);
       expect(interactiveMs).toBeLessThanOrEqual(1_500);
     } finally {
-      await connectKomodo(world.stackgate, world.komodo);
+      await connectKomodo(world().stackgate, world().komodo);
       await big.close();
     }
   });
