@@ -12,6 +12,7 @@ import { createDeployService } from "./deploy/service.ts";
 import { createDeployEventBus } from "./events/bus.ts";
 import { publishKomodoRuns } from "./events/komodo-runs.ts";
 import { eventProcedures } from "./events/procedures.ts";
+import { DEPLOY_EVENTS_PATH, deployEventStream } from "./events/sse.ts";
 import { historyProcedures } from "./history/procedures.ts";
 import { createHistoryService } from "./history/service.ts";
 import { createHttpApp } from "./http.ts";
@@ -128,6 +129,7 @@ export async function createBackend({
     auth,
     router,
     metricsEndpoint: metricsEndpoint({ authenticate, metrics }),
+    eventStream: { path: DEPLOY_EVENTS_PATH, handler: deployEventStream({ events, authenticate }) },
     onRequest: metrics.httpRequest,
     appUrl: config.appUrl,
     logger,

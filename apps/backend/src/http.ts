@@ -8,7 +8,7 @@ import {
 import { type AnyRouter, ORPCError, onError } from "@orpc/server";
 import { FetchHandler, RPCHandler } from "@orpc/server/fetch";
 import { StandardHandler } from "@orpc/server/standard";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Auth } from "./auth/better-auth.ts";
 import { crossOriginGuard } from "./auth/origin-guard.ts";
@@ -53,6 +53,7 @@ export function createHttpApp({
   logger,
   openApiDocument,
   metricsEndpoint,
+  eventStream,
   onRequest = () => {},
 }: {
   auth: Auth;
@@ -63,6 +64,8 @@ export function createHttpApp({
   openApiDocument: () => Promise<unknown>;
   /** Answers `GET /metrics` (Prometheus). */
   metricsEndpoint?: (request: Request) => Promise<Response>;
+  /** A `GET` event stream served ahead of oRPC (its route stays in the contract, for `/doc`). */
+  eventStream?: { path: string; handler: MiddlewareHandler };
   /** Told of every answered request (metrics). */
   onRequest?: (method: string, path: string, status: number, seconds: number) => void;
 }) {
@@ -124,6 +127,7 @@ export function createHttpApp({
     return matched ? response : c.json(errorJson("NOT_FOUND", 404, "No such procedure"), 404);
   });
 
+  if (eventStream) app.get(eventStream.path, eventStream.handler);
   app.all("/api/v0/*", async (c) => {
     const { matched, response } = await rest.handle(c.req.raw, { context: { headers: c.req.raw.headers } });
     return matched
