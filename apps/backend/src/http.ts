@@ -108,10 +108,15 @@ export function createHttpApp({
     onRequest(c.req.method, c.req.path, c.res.status, ms / 1000);
   });
 
-  const limitBody = bodyLimit({
+  const bodyLimited = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json(errorJson("PAYLOAD_TOO_LARGE", 413, "The request body is larger than 1 MiB"), 413),
   });
+  // Only for requests that may carry a body: Hono's check reads `body`, which turns @hono/node-server's
+  // light request into a whole web Request (with its AbortController, URL and Headers), kept as long
+  // as the answer lasts: a quarter of what each open event stream held.
+  const limitBody: MiddlewareHandler = (c, next) =>
+    c.req.method === "GET" || c.req.method === "HEAD" ? next() : bodyLimited(c, next);
   app.use("/api/*", limitBody);
   app.use("/rpc/*", limitBody);
   app.use("/api/v0/*", crossOriginGuard(appUrl));

@@ -140,9 +140,11 @@ describe("live deploy events", () => {
       // Over HTTP, the handler written for Node's response; a fetch without Node's response, oRPC's.
       const [written, orpc] = await Promise.all([
         fetch(`${app.url}/api/v0/deploy/events`, { headers: { "x-api-key": key } }).then(streamText),
-        app.backend.app
-          .fetch(new Request(`${app.url}/api/v0/deploy/events`, { headers: { "x-api-key": key } }))
-          .then(streamText),
+        Promise.resolve(
+          app.backend.app.fetch(
+            new Request(`${app.url}/api/v0/deploy/events`, { headers: { "x-api-key": key } }),
+          ),
+        ).then(streamText),
       ]);
       await answered;
       expect(written).toMatch(/^: \n\nevent: message\ndata: \{"type":"subscribed","running":\[\{"id"/);

@@ -6,6 +6,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Authenticate } from "../auth/caller.ts";
 import type { DeployEvent, DeployRun } from "../deploy/run.ts";
 import { admitCaller, visibleStacks } from "../implementer.ts";
+import { createMemoryRelease } from "../platform/memory-release.ts";
 import type { DeployEventBus } from "./bus.ts";
 
 const { route, meta } = contract.deploy.events["~orpc"];
@@ -55,6 +56,7 @@ export function deployEventStream({
   };
 
   const open = new Set<ServerResponse>();
+  const memory = createMemoryRelease();
   let keepAlive: NodeJS.Timeout | undefined;
   events.onClose(() => {
     for (const response of open) response.end();
@@ -74,6 +76,7 @@ export function deployEventStream({
     response.once("close", () => {
       unsubscribe();
       open.delete(response);
+      memory.ended();
       if (open.size === 0) {
         clearInterval(keepAlive);
         keepAlive = undefined;
