@@ -30,6 +30,7 @@ import { createStackLanes } from "./platform/stack-lanes.ts";
 import { readVersion } from "./platform/version.ts";
 import { scanProcedures } from "./scans/procedures.ts";
 import { createScanService } from "./scans/service.ts";
+import { STACK_LIST_PATH, stackListRoute } from "./stacks/list-route.ts";
 import { stackProcedures } from "./stacks/procedures.ts";
 import { createStackService } from "./stacks/service.ts";
 
@@ -129,7 +130,10 @@ export async function createBackend({
     auth,
     router,
     metricsEndpoint: metricsEndpoint({ authenticate, metrics }),
-    eventStream: { path: DEPLOY_EVENTS_PATH, handler: deployEventStream({ events, authenticate }) },
+    routesAhead: [
+      { path: DEPLOY_EVENTS_PATH, handler: deployEventStream({ events, authenticate }) },
+      { path: STACK_LIST_PATH, handler: stackListRoute({ stacks, authenticate }) },
+    ],
     onRequest: metrics.httpRequest,
     appUrl: config.appUrl,
     logger,

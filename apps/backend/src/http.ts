@@ -46,6 +46,12 @@ function restHandler<T extends object>(router: AnyRouter, options: OpenAPIHandle
   return new FetchHandler(standard, options);
 }
 
+/** An error as the REST API answers it; deploy failures carry `success`, `stack` and `action` beside the message, for pipelines. */
+const restErrorBody = (error: ORPCError<string, unknown>) => ({
+  ...errorJson(error.code, error.status, error.message),
+  ...(isRecord(error.data) ? error.data : {}),
+});
+
 export function createHttpApp({
   auth,
   router,
@@ -53,7 +59,7 @@ export function createHttpApp({
   logger,
   openApiDocument,
   metricsEndpoint,
-  eventStream,
+  routesAhead = [],
   onRequest = () => {},
 }: {
   auth: Auth;
@@ -64,8 +70,12 @@ export function createHttpApp({
   openApiDocument: () => Promise<unknown>;
   /** Answers `GET /metrics` (Prometheus). */
   metricsEndpoint?: (request: Request) => Promise<Response>;
-  /** A `GET` event stream served ahead of oRPC (its route stays in the contract, for `/doc`). */
-  eventStream?: { path: string; handler: MiddlewareHandler };
+  /**
+   * `GET` routes served ahead of oRPC's REST handler, for their cost (the event stream, the stack
+   * list): their routes stay in the contract, for `/doc` and `/rpc`. What they throw is answered as
+   * the REST handler answers it.
+   */
+  routesAhead?: { path: string; handler: MiddlewareHandler }[];
   /** Told of every answered request (metrics). */
   onRequest?: (method: string, path: string, status: number, seconds: number) => void;
 }) {
@@ -86,11 +96,7 @@ export function createHttpApp({
   const rest = restHandler(router, {
     clientInterceptors: [answeringDomainErrors],
     interceptors: [onError(unexpected)],
-    // Deploy failures carry `success`, `stack` and `action` beside the message, for pipelines.
-    customErrorResponseBodyEncoder: (error) => ({
-      ...errorJson(error.code, error.status, error.message),
-      ...(isRecord(error.data) ? error.data : {}),
-    }),
+    customErrorResponseBodyEncoder: restErrorBody,
     eventIteratorKeepAliveInterval: 15_000,
   });
   let scalarBundle: Buffer | undefined;
@@ -132,7 +138,17 @@ export function createHttpApp({
     return matched ? response : c.json(errorJson("NOT_FOUND", 404, "No such procedure"), 404);
   });
 
-  if (eventStream) app.get(eventStream.path, eventStream.handler);
+  for (const { path, handler } of routesAhead) {
+    app.get(path, async (c, next) => {
+      try {
+        return await handler(c, next);
+      } catch (error) {
+        const answer = answerTo(error) ?? new ORPCError("INTERNAL_SERVER_ERROR", { cause: error });
+        unexpected(answer.status === 500 ? error : answer);
+        return c.json(restErrorBody(answer), answer.status as 400);
+      }
+    });
+  }
   app.all("/api/v0/*", async (c) => {
     const { matched, response } = await rest.handle(c.req.raw, { context: { headers: c.req.raw.headers } });
     return matched

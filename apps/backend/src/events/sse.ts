@@ -1,6 +1,5 @@
 import type { ServerResponse } from "node:http";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { ORPCError } from "@orpc/server";
 import { contract, deployRun, finishedRun } from "@stackgate/contract";
 import type { MiddlewareHandler } from "hono";
 import type { Authenticate } from "../auth/caller.ts";
@@ -88,17 +87,11 @@ export function deployEventStream({
     const response = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     // Not served by Node's HTTP server (a fetch handler elsewhere), or a HEAD: oRPC's handler answers.
     if (!response || c.req.method !== "GET") return next();
-    try {
-      const caller = await admitCaller(authenticate, c.req.raw.headers, {
-        access: meta.access,
-        path: ["deploy", "events"],
-      });
-      if (response.destroyed) return RESPONSE_ALREADY_SENT;
-      follow(response, visibleStacks(caller));
-      return RESPONSE_ALREADY_SENT;
-    } catch (error) {
-      if (!(error instanceof ORPCError)) throw error;
-      return c.json({ code: error.code, status: error.status, message: error.message }, error.status as 401);
-    }
+    const caller = await admitCaller(authenticate, c.req.raw.headers, {
+      access: meta.access,
+      path: ["deploy", "events"],
+    });
+    if (!response.destroyed) follow(response, visibleStacks(caller));
+    return RESPONSE_ALREADY_SENT;
   };
 }
