@@ -15,6 +15,7 @@ import { crossOriginGuard } from "./auth/origin-guard.ts";
 import { answeringDomainErrors, answerTo } from "./http-errors.ts";
 import { loadScalarBundle, referencePage } from "./openapi.ts";
 import type { Logger } from "./platform/logger.ts";
+import { createMemoryRelease } from "./platform/memory-release.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -101,6 +102,9 @@ export function createHttpApp({
   });
   let scalarBundle: Buffer | undefined;
 
+  // After a busy spell, once the backend falls quiet, V8's pages of the spell's garbage go back to
+  // the system (idle RSS after 50 listings and the scans they queue: bench/RESULTS.md, issue 13).
+  const afterUse = createMemoryRelease({ threshold: 50, quietMs: 5000 });
   const app = new Hono();
 
   app.use(async (c, next) => {
@@ -112,6 +116,7 @@ export function createHttpApp({
       "request",
     );
     onRequest(c.req.method, c.req.path, c.res.status, ms / 1000);
+    afterUse.ended();
   });
 
   const bodyLimited = bodyLimit({
