@@ -17,12 +17,12 @@ function collectEverything(): void {
 }
 
 /**
- * Gives the memory of many connections back once they have gone. V8 returns a page to the system
- * only when a full collection finds it empty, and it starts one when the heap grows, not when it
- * falls idle: after 5,000 event streams closed, their 30 MiB of dead objects stayed resident
- * (bench/RESULTS.md, issue 13). Once `threshold` of them have ended and none has ended for
- * `quietMs`, this runs one full collection (100–300 ms with 5,000 streams' garbage on a busy
- * machine; once per wave of closes, never per connection).
+ * Gives the memory of a busy spell back once it is over. V8 returns a page to the system only when
+ * a full collection finds it empty, and it starts one when the heap grows, not when it falls idle:
+ * after 5,000 event streams closed, their 30 MiB of dead objects stayed resident, and so did the
+ * garbage of 50 listings (bench/RESULTS.md, issue 13). Once `threshold` requests or connections have
+ * ended and none has ended for `quietMs`, this runs one full collection (100–300 ms with 5,000
+ * streams' garbage on a busy machine; once per spell, never per request).
  */
 export function createMemoryRelease({
   threshold = 500,
@@ -36,7 +36,7 @@ export function createMemoryRelease({
   let ended = 0;
   let timer: NodeJS.Timeout | undefined;
   return {
-    /** Counts one ended connection. */
+    /** Counts one ended request or connection. */
     ended() {
       ended++;
       if (ended < threshold) return;
