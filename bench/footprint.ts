@@ -369,7 +369,8 @@ if (openFileLimit() < NEEDED_OPEN_FILES) {
   streamFigures = `skipped: ${STREAMS} streams need ${NEEDED_OPEN_FILES} open files per process, the limit is ${openFileLimit()} (run \`ulimit -n 16384\` first)`;
 } else {
   const backend = pidOf("backend");
-  const before = memoryOf(backend).rss;
+  // Once the bursts' garbage is handed back (the backend collects after a quiet spell).
+  const before = await settledRss(backend, 60_000);
   const opened = performance.now();
   const streams: IncomingMessage[] = [];
   for (let batch = 0; batch < STREAMS; batch += 250)
