@@ -12,6 +12,7 @@ import { createDeployService } from "./deploy/service.ts";
 import { createDeployEventBus } from "./events/bus.ts";
 import { publishKomodoRuns } from "./events/komodo-runs.ts";
 import { eventProcedures } from "./events/procedures.ts";
+import { DEPLOY_EVENTS_PATH, deployEventStream } from "./events/sse.ts";
 import { historyProcedures } from "./history/procedures.ts";
 import { createHistoryService } from "./history/service.ts";
 import { createHttpApp } from "./http.ts";
@@ -29,6 +30,7 @@ import { createStackLanes } from "./platform/stack-lanes.ts";
 import { readVersion } from "./platform/version.ts";
 import { scanProcedures } from "./scans/procedures.ts";
 import { createScanService } from "./scans/service.ts";
+import { STACK_LIST_PATH, stackListRoute } from "./stacks/list-route.ts";
 import { stackProcedures } from "./stacks/procedures.ts";
 import { createStackService } from "./stacks/service.ts";
 
@@ -128,6 +130,10 @@ export async function createBackend({
     auth,
     router,
     metricsEndpoint: metricsEndpoint({ authenticate, metrics }),
+    routesAhead: [
+      { path: DEPLOY_EVENTS_PATH, handler: deployEventStream({ events, authenticate }) },
+      { path: STACK_LIST_PATH, handler: stackListRoute({ stacks, authenticate }) },
+    ],
     onRequest: metrics.httpRequest,
     appUrl: config.appUrl,
     logger,

@@ -8,13 +8,14 @@ import {
 import { type AnyRouter, ORPCError, onError } from "@orpc/server";
 import { FetchHandler, RPCHandler } from "@orpc/server/fetch";
 import { StandardHandler } from "@orpc/server/standard";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Auth } from "./auth/better-auth.ts";
 import { crossOriginGuard } from "./auth/origin-guard.ts";
 import { answeringDomainErrors, answerTo } from "./http-errors.ts";
 import { loadScalarBundle, referencePage } from "./openapi.ts";
 import type { Logger } from "./platform/logger.ts";
+import { createMemoryRelease } from "./platform/memory-release.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -46,6 +47,12 @@ function restHandler<T extends object>(router: AnyRouter, options: OpenAPIHandle
   return new FetchHandler(standard, options);
 }
 
+/** An error as the REST API answers it; deploy failures carry `success`, `stack` and `action` beside the message, for pipelines. */
+const restErrorBody = (error: ORPCError<string, unknown>) => ({
+  ...errorJson(error.code, error.status, error.message),
+  ...(isRecord(error.data) ? error.data : {}),
+});
+
 export function createHttpApp({
   auth,
   router,
@@ -53,6 +60,7 @@ export function createHttpApp({
   logger,
   openApiDocument,
   metricsEndpoint,
+  routesAhead = [],
   onRequest = () => {},
 }: {
   auth: Auth;
@@ -63,6 +71,12 @@ export function createHttpApp({
   openApiDocument: () => Promise<unknown>;
   /** Answers `GET /metrics` (Prometheus). */
   metricsEndpoint?: (request: Request) => Promise<Response>;
+  /**
+   * `GET` routes served ahead of oRPC's REST handler, for their cost (the event stream, the stack
+   * list): their routes stay in the contract, for `/doc` and `/rpc`. What they throw is answered as
+   * the REST handler answers it.
+   */
+  routesAhead?: { path: string; handler: MiddlewareHandler }[];
   /** Told of every answered request (metrics). */
   onRequest?: (method: string, path: string, status: number, seconds: number) => void;
 }) {
@@ -83,15 +97,14 @@ export function createHttpApp({
   const rest = restHandler(router, {
     clientInterceptors: [answeringDomainErrors],
     interceptors: [onError(unexpected)],
-    // Deploy failures carry `success`, `stack` and `action` beside the message, for pipelines.
-    customErrorResponseBodyEncoder: (error) => ({
-      ...errorJson(error.code, error.status, error.message),
-      ...(isRecord(error.data) ? error.data : {}),
-    }),
+    customErrorResponseBodyEncoder: restErrorBody,
     eventIteratorKeepAliveInterval: 15_000,
   });
   let scalarBundle: Buffer | undefined;
 
+  // After a busy spell, once the backend falls quiet, V8's pages of the spell's garbage go back to
+  // the system (idle RSS after 50 listings and the scans they queue: bench/RESULTS.md, issue 13).
+  const afterUse = createMemoryRelease({ threshold: 50, quietMs: 5000 });
   const app = new Hono();
 
   app.use(async (c, next) => {
@@ -103,12 +116,18 @@ export function createHttpApp({
       "request",
     );
     onRequest(c.req.method, c.req.path, c.res.status, ms / 1000);
+    afterUse.ended();
   });
 
-  const limitBody = bodyLimit({
+  const bodyLimited = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json(errorJson("PAYLOAD_TOO_LARGE", 413, "The request body is larger than 1 MiB"), 413),
   });
+  // Only for requests that may carry a body: Hono's check reads `body`, which turns @hono/node-server's
+  // light request into a whole web Request (with its AbortController, URL and Headers), kept as long
+  // as the answer lasts: a quarter of what each open event stream held.
+  const limitBody: MiddlewareHandler = (c, next) =>
+    c.req.method === "GET" || c.req.method === "HEAD" ? next() : bodyLimited(c, next);
   app.use("/api/*", limitBody);
   app.use("/rpc/*", limitBody);
   app.use("/api/v0/*", crossOriginGuard(appUrl));
@@ -124,6 +143,17 @@ export function createHttpApp({
     return matched ? response : c.json(errorJson("NOT_FOUND", 404, "No such procedure"), 404);
   });
 
+  for (const { path, handler } of routesAhead) {
+    app.get(path, async (c, next) => {
+      try {
+        return await handler(c, next);
+      } catch (error) {
+        const answer = answerTo(error) ?? new ORPCError("INTERNAL_SERVER_ERROR", { cause: error });
+        unexpected(answer.status === 500 ? error : answer);
+        return c.json(restErrorBody(answer), answer.status as 400);
+      }
+    });
+  }
   app.all("/api/v0/*", async (c) => {
     const { matched, response } = await rest.handle(c.req.raw, { context: { headers: c.req.raw.headers } });
     return matched

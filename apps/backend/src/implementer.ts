@@ -51,30 +51,44 @@ function checkScope(path: readonly string[], scope: KeyScope, input: unknown) {
 }
 
 /**
+ * Who may call a procedure: the caller the request authenticates as, if the procedure's declared
+ * access admits it and, for a scoped key, its scope does; otherwise the ORPCError to answer. A
+ * procedure that declares no access rule is refused.
+ */
+export async function admitCaller(
+  authenticate: Authenticate,
+  headers: Headers,
+  procedure: { access: unknown; path: readonly string[]; input?: unknown },
+): Promise<Caller> {
+  const authentication = await authenticate(headers);
+  if (authentication.kind !== "caller") {
+    throw new ORPCError("UNAUTHORIZED", { message: refusalOf(authentication) });
+  }
+  const { caller } = authentication;
+  const { access } = procedure;
+  if (access === "sessionOnly" && caller.via !== "session") {
+    throw new ORPCError("FORBIDDEN", {
+      message: "This endpoint needs a signed-in session; API keys may not use it",
+    });
+  }
+  if (access !== "sessionOnly" && access !== "keyOrSession") {
+    throw new ORPCError("FORBIDDEN", { message: "This endpoint declares no access rule" });
+  }
+  if (caller.via === "apiKey" && caller.scope) checkScope(procedure.path, caller.scope, procedure.input);
+  return caller;
+}
+
+/**
  * The implementer every feature builds its procedures from. One middleware enforces the
- * access each procedure declares in the contract, and a scoped key's scope; a procedure that
- * declares none is refused.
+ * access each procedure declares in the contract, and a scoped key's scope (`admitCaller`).
  */
 export function createImplementer(authenticate: Authenticate) {
   return implement(contract)
     .$context<RequestContext>()
     .use(async ({ context, procedure, path, next }, input) => {
       const access = procedure["~orpc"].meta.access;
-      const authentication = await authenticate(context.headers);
-      if (authentication.kind !== "caller") {
-        throw new ORPCError("UNAUTHORIZED", { message: refusalOf(authentication) });
-      }
-      const { caller } = authentication;
-      if (access === "sessionOnly" && caller.via !== "session") {
-        throw new ORPCError("FORBIDDEN", {
-          message: "This endpoint needs a signed-in session; API keys may not use it",
-        });
-      }
-      if (access !== "sessionOnly" && access !== "keyOrSession") {
-        throw new ORPCError("FORBIDDEN", { message: "This endpoint declares no access rule" });
-      }
-      if (caller.via === "apiKey" && caller.scope) checkScope(path, caller.scope, input);
-      return next({ context: { caller: caller as Caller } });
+      const caller = await admitCaller(authenticate, context.headers, { access, path, input });
+      return next({ context: { caller } });
     });
 }
 

@@ -122,6 +122,11 @@ describe("reads and expiry", () => {
     expect(refused.json.message).toBe(
       "This API key may not read history. It may: redeploy on every stack; read nothing",
     );
+    const stream = await get(key, "/api/v0/deploy/events");
+    expect(stream.status).toBe(403);
+    expect(stream.json.message).toBe(
+      "This API key may not read events. It may: redeploy on every stack; read nothing",
+    );
     expect((await deploy(key, "api", "redeploy")).status).toBe(200);
   });
 

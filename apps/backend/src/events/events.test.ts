@@ -119,6 +119,53 @@ describe("live deploy events", () => {
     }
   });
 
+  it("writes the very frames oRPC's handler of the contract writes, for a late subscriber too", async () => {
+    const streamText = async (response: Response) => {
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      while (!text.includes('"type":"finished"')) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      await reader.cancel();
+      return text;
+    };
+    komodo.faults.setStack("api", { updateDelayMs: 300 });
+    const first = await openEventStream(`${app.url}/api/v0/deploy/events`, { cookie });
+    try {
+      await first.next();
+      const answered = deploy("api", "pull", { cookie });
+      await first.next();
+      // Over HTTP, the handler written for Node's response; a fetch without Node's response, oRPC's.
+      const [written, orpc] = await Promise.all([
+        fetch(`${app.url}/api/v0/deploy/events`, { headers: { "x-api-key": key } }).then(streamText),
+        Promise.resolve(
+          app.backend.app.fetch(
+            new Request(`${app.url}/api/v0/deploy/events`, { headers: { "x-api-key": key } }),
+          ),
+        ).then(streamText),
+      ]);
+      await answered;
+      expect(written).toMatch(/^: \n\nevent: message\ndata: \{"type":"subscribed","running":\[\{"id"/);
+      expect(written).toBe(orpc);
+    } finally {
+      first.close();
+      komodo.faults.setStack("api", { updateDelayMs: undefined });
+    }
+  });
+
+  it("refuses a request without credentials as every endpoint does", async () => {
+    const refused = await app.request("/api/v0/deploy/events");
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(refused.json).toEqual({
+      code: "UNAUTHORIZED",
+      status: 401,
+      message: "Sign in, or send a valid API key in the x-api-key header",
+    });
+  });
+
   it("stops counting a subscriber once it disconnects", async () => {
     const listeners = () => app.backend.services.events.listenerCount();
     await expect.poll(listeners).toBe(0);

@@ -7,11 +7,9 @@ export function stackProcedures(
   { stacks, deployTimeoutMs }: { stacks: StackService; deployTimeoutMs: number },
 ) {
   return {
-    list: os.stacks.list.handler(async ({ context }) => {
-      const visible = visibleStacks(context.caller);
-      const listed = await stacks.list();
-      return { stacks: visible ? listed.filter((stack) => visible(stack.name)) : listed };
-    }),
+    list: os.stacks.list.handler(async ({ context }) => ({
+      stacks: await stacks.list(visibleStacks(context.caller)),
+    })),
     remove: os.stacks.remove.handler(async ({ input }) => {
       await stacks.remove(input.stack, deadlineIn(deployTimeoutMs));
       return { deleted: true as const, stack: input.stack };

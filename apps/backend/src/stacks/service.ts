@@ -30,9 +30,10 @@ export function createStackService({
   lanes: StackLanes;
 }) {
   return {
-    async list(): Promise<Stack[]> {
+    /** Every stack, or those `visible` admits (a scoped API key's). */
+    async list(visible?: (stack: string) => boolean): Promise<Stack[]> {
       const items = await connection.requireClient().listAllStacks();
-      return items.map(toStack);
+      return (visible ? items.filter((item) => visible(item.name)) : items).map(toStack);
     },
 
     /** Takes a running stack down first, then deletes it in Komodo; waits for the stack's deploys, as they wait for it. */

@@ -51,6 +51,15 @@ describe("stack list", () => {
     });
   });
 
+  it("answers the REST list exactly as the dashboard's oRPC procedure answers it", async () => {
+    const rest = await app.request("/api/v0/stacks", { headers: { "x-api-key": key } });
+    const rpc = await app.request("/rpc/stacks/list", { method: "POST", headers: { cookie }, json: {} });
+    expect(rest.status).toBe(200);
+    expect(rest.headers.get("content-type")).toBe("application/json");
+    expect(rest.json).toEqual(rpc.json.json);
+    expect(rest.text).toBe(JSON.stringify(rpc.json.json));
+  });
+
   it("is read live on every request, never cached", async () => {
     await list();
     komodo.setService("shop", "db", { image: "postgres:17-alpine" });

@@ -122,6 +122,17 @@ export function createKomodoClient(
     signal?: AbortSignal,
     budgetMs = timeoutMs,
   ): Promise<z.output<S>> {
+    return checked(schema, type, await answerOf(api, type, params, signal, budgetMs));
+  }
+
+  /** Calls `type` and returns its answer's JSON, unchecked. */
+  async function answerOf(
+    api: Api,
+    type: string,
+    params: object,
+    signal: AbortSignal | undefined,
+    budgetMs: number,
+  ): Promise<unknown> {
     const timeout = AbortSignal.timeout(budgetMs);
     let response: TransportResponse;
     try {
@@ -146,7 +157,10 @@ export function createKomodoClient(
       }
       throw new UpstreamError("unreachable", `${where} is unreachable: ${networkFailureReason(error)}`);
     }
-    const body = interpret(response);
+    return interpret(response);
+  }
+
+  function checked<S extends z.ZodType>(schema: S, type: string, body: unknown): z.output<S> {
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
       throw badResponse(`an unexpected shape to ${type}: ${describeShapeError(parsed.error)}`);
@@ -180,7 +194,11 @@ export function createKomodoClient(
   const readUpdate = (api: Api, type: string, params: object, signal?: AbortSignal, budgetMs?: number) =>
     call(answers.update, api, type, params, signal, budgetMs);
 
-  const listStacksPage = (params: Types.ListStacks) => call(answers.stackList, "read", "ListStacks", params);
+  /** The schema checks only an answer that the one-pass reader refuses, to say what is wrong with it. */
+  const listStacksPage = async (params: Types.ListStacks) => {
+    const body = await answerOf("read", "ListStacks", params, undefined, timeoutMs);
+    return answers.readStackList(body) ?? checked(answers.stackList, "ListStacks", body);
+  };
 
   const getUpdate = (id: string, signal?: AbortSignal, budgetMs?: number) =>
     readUpdate("read", "GetUpdate", { id } satisfies Types.GetUpdate, signal, budgetMs);

@@ -1,0 +1,97 @@
+import type { ServerResponse } from "node:http";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { contract, deployRun, finishedRun } from "@stackgate/contract";
+import type { MiddlewareHandler } from "hono";
+import type { Authenticate } from "../auth/caller.ts";
+import type { DeployEvent, DeployRun } from "../deploy/run.ts";
+import { admitCaller, visibleStacks } from "../implementer.ts";
+import { createMemoryRelease } from "../platform/memory-release.ts";
+import type { DeployEventBus } from "./bus.ts";
+
+const { route, meta } = contract.deploy.events["~orpc"];
+/** The contract's route of the REST event stream (oRPC still documents it and serves `/rpc`). */
+export const DEPLOY_EVENTS_PATH = route.path as string;
+
+const KEEP_ALIVE_COMMENT = ": \n\n";
+const frame = (json: string) => `event: message\ndata: ${json}\n\n`;
+
+/**
+ * `GET /api/v0/deploy/events` written straight to Node's response, with the same frames oRPC's
+ * OpenAPI handler writes for the contract's event iterator (an opening comment, `event: message`
+ * frames of JSON, `: ` comments to keep idle connections open), at a fraction of the memory per
+ * subscriber: oRPC's event-iterator pipeline holds ~38 KiB of closures, promises and generators per
+ * open stream (bench/RESULTS.md, issue 13). Each event is checked against the contract and
+ * serialized once, whatever the number of subscribers. The dashboard's `/rpc` subscription (one per
+ * tab) stays on oRPC.
+ */
+export function deployEventStream({
+  events,
+  authenticate,
+  keepAliveMs = 15_000,
+}: {
+  events: DeployEventBus;
+  authenticate: Authenticate;
+  keepAliveMs?: number;
+}): MiddlewareHandler {
+  const runJson = new WeakMap<DeployRun, string>();
+  /** A run as the contract shows it (unknown fields stripped, as oRPC's output validation would). */
+  const jsonOf = (run: DeployRun, schema: typeof deployRun | typeof finishedRun) => {
+    let json = runJson.get(run);
+    if (json === undefined) {
+      json = JSON.stringify(schema.parse(run));
+      runJson.set(run, json);
+    }
+    return json;
+  };
+  const eventFrames = new WeakMap<DeployEvent, string>();
+  const frameOf = (event: Exclude<DeployEvent, { type: "subscribed" }>) => {
+    let written = eventFrames.get(event);
+    if (written === undefined) {
+      const schema = event.type === "finished" ? finishedRun : deployRun;
+      written = frame(`{"type":"${event.type}","run":${jsonOf(event.run, schema)}}`);
+      eventFrames.set(event, written);
+    }
+    return written;
+  };
+
+  const open = new Set<ServerResponse>();
+  const memory = createMemoryRelease();
+  let keepAlive: NodeJS.Timeout | undefined;
+  events.onClose(() => {
+    for (const response of open) response.end();
+  });
+
+  function follow(response: ServerResponse, visible: (stack: string) => boolean = () => true) {
+    const { running, unsubscribe } = events.subscribe((event) => {
+      if (event.type !== "subscribed" && visible(event.run.stack)) response.write(frameOf(event));
+    });
+    const runs = running.filter((run) => visible(run.stack)).map((run) => jsonOf(run, deployRun));
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    response.write(KEEP_ALIVE_COMMENT + frame(`{"type":"subscribed","running":[${runs.join(",")}]}`));
+    open.add(response);
+    keepAlive ??= setInterval(() => {
+      for (const each of open) each.write(KEEP_ALIVE_COMMENT);
+    }, keepAliveMs).unref();
+    response.once("close", () => {
+      unsubscribe();
+      open.delete(response);
+      memory.ended();
+      if (open.size === 0) {
+        clearInterval(keepAlive);
+        keepAlive = undefined;
+      }
+    });
+  }
+
+  return async (c, next) => {
+    const response = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    // Not served by Node's HTTP server (a fetch handler elsewhere), or a HEAD: oRPC's handler answers.
+    if (!response || c.req.method !== "GET") return next();
+    const caller = await admitCaller(authenticate, c.req.raw.headers, {
+      access: meta.access,
+      path: ["deploy", "events"],
+    });
+    if (!response.destroyed) follow(response, visibleStacks(caller));
+    return RESPONSE_ALREADY_SENT;
+  };
+}
