@@ -144,12 +144,17 @@ export function runTogether(
 }
 
 /** Runs one command to completion with inherited output; exits the launcher if it fails. */
-export async function runStep(description: string, command: string, args: string[], cwd?: string) {
+export async function runStep(
+  description: string,
+  command: string,
+  args: string[],
+  { cwd, env }: { cwd?: string; env?: Record<string, string> } = {},
+) {
   console.log(description);
   const child = spawn(command, args, {
     stdio: "inherit",
     cwd,
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", ...env },
   });
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
   if (code !== 0) {
