@@ -191,7 +191,8 @@ runTogether(handedOver.specs, handedOver.options);
   const written = `${supervisorFile}.${process.pid}`;
   writeFileSync(written, program);
   renameSync(written, supervisorFile);
-  process.execve(process.execPath, [process.execPath, supervisorFile], {
+  // Sparkplug at most: the supervisor mostly waits, and Maglev's and TurboFan's memory is not worth it.
+  process.execve(process.execPath, [process.execPath, "--max-opt=1", supervisorFile], {
     ...process.env,
     [SPECS_VARIABLE]: JSON.stringify({ specs, options }),
   });
