@@ -144,12 +144,17 @@ export function runTogether(
 }
 
 /** Runs one command to completion with inherited output; exits the launcher if it fails. */
-export async function runStep(description: string, command: string, args: string[], cwd?: string) {
+export async function runStep(
+  description: string,
+  command: string,
+  args: string[],
+  { cwd, env }: { cwd?: string; env?: Record<string, string> } = {},
+) {
   console.log(description);
   const child = spawn(command, args, {
     stdio: "inherit",
     cwd,
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", ...env },
   });
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
   if (code !== 0) {
@@ -186,7 +191,8 @@ runTogether(handedOver.specs, handedOver.options);
   const written = `${supervisorFile}.${process.pid}`;
   writeFileSync(written, program);
   renameSync(written, supervisorFile);
-  process.execve(process.execPath, [process.execPath, supervisorFile], {
+  // Sparkplug at most: the supervisor mostly waits, and Maglev's and TurboFan's memory is not worth it.
+  process.execve(process.execPath, [process.execPath, "--max-opt=1", supervisorFile], {
     ...process.env,
     [SPECS_VARIABLE]: JSON.stringify({ specs, options }),
   });
