@@ -6,14 +6,20 @@
  *  - idle memory per process after real use: signed in, a connection saved, 50 listings of 200
  *    stacks and 10 dashboard pages, the scans they queued finished;
  *  - the supervision's own memory (npm, sh, the supervisor);
- *  - the stack list's added p50 over the upstream's own time;
+ *  - the stack list's added p50 over the upstream's own time (and, not judged, the backend's share
+ *    without the gateway, and the CPU time backend and gateway spend per listing);
  *  - 5,000 event streams: backend memory per stream, and after they close;
  *  - the backend's peak during five bursts of 200 concurrent deploys.
- * Memory is read from Linux `/proc`: RSS, and the private pages (what the machine gets back when the
- * process ends; the Node binary's pages are shared by all four Node processes of one Node).
+ * Memory is read from Linux `/proc`: RSS, PSS (each shared page divided among the processes that map
+ * it) and the private pages (what the machine gets back when the process ends). RSS counts the Node
+ * binary's pages in full in every one of the Node processes that share them, hence the supervision's
+ * target judged on private memory.
+ *
+ * `FOOTPRINT_SECTIONS=starts,idle,list,bursts,streams` (a comma-separated subset) measures only
+ * those, for quick comparisons; the full run (all of them, the default) is what RESULTS.md reports.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -47,6 +53,15 @@ const NEEDED_OPEN_FILES = 2 * STREAMS + 1500;
 const PASSWORD = "bench-password-123";
 const MiB = 1024 * 1024;
 
+const SECTIONS = ["starts", "idle", "list", "bursts", "streams"] as const;
+const chosenSections = (process.env.FOOTPRINT_SECTIONS ?? SECTIONS.join(","))
+  .split(",")
+  .map((each) => each.trim());
+for (const section of chosenSections)
+  if (!(SECTIONS as readonly string[]).includes(section))
+    throw new Error(`FOOTPRINT_SECTIONS: unknown section "${section}" (known: ${SECTIONS.join(", ")})`);
+const measures = (section: (typeof SECTIONS)[number]) => chosenSections.includes(section);
+
 const verdict = (ok: boolean) => (ok ? "meets target" : "MISSES target");
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
@@ -56,6 +71,8 @@ const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 
 interface Memory {
   rss: number;
+  /** Proportional set size: each shared page divided by the number of processes mapping it. */
+  pss: number;
   /** Private_Clean + Private_Dirty: pages no other process maps. */
   private: number;
   /** VmHWM: the highest RSS since start (or since the last reset through clear_refs). */
@@ -69,9 +86,16 @@ function memoryOf(pid: number): Memory {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return {
     rss: field(rollup, "Rss"),
+    pss: field(rollup, "Pss"),
     private: field(rollup, "Private_Clean") + field(rollup, "Private_Dirty"),
     peak: field(status, "VmHWM"),
   };
+}
+
+/** CPU time (user + system) the process has used, in ms (clock ticks of 10 ms). */
+function cpuMsOf(pid: number) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Every process below `rootPid`, with its command line. */
@@ -210,8 +234,10 @@ async function timeStarts(command: string, args: string[]) {
   }
   return durations;
 }
-const supervisorStarts = await timeStarts(process.execPath, [join(root, "scripts/start.ts")]);
-const npmStarts = await timeStarts("npm", ["start"]);
+const supervisorStarts = measures("starts")
+  ? await timeStarts(process.execPath, [join(root, "scripts/start.ts")])
+  : [];
+const npmStarts = measures("starts") ? await timeStarts("npm", ["start"]) : [];
 
 // The run measured from here on.
 const stackgate = launch("npm", ["start"]);
@@ -223,20 +249,17 @@ for (const role of ["backend", "gateway", "frontend", "supervisor"] as const)
   if (!roles.has(role)) throw new Error(`no ${role} process found under npm start`);
 const pidOf = (role: Role) => roles.get(role)!;
 
+/** The Node binary a process runs on, with its version. */
+function nodeOf(pid: number) {
+  const binary = readlinkSync(`/proc/${pid}/exe`);
+  return `${binary} (${execFileSync(binary, ["--version"], { encoding: "utf8" }).trim()})`;
+}
+const npmNode = nodeOf(stackgate.child.pid!);
+const servicesNode = nodeOf(pidOf("backend"));
+
 // ---------------------------------------------------------------------------------------------
 // Real use, then idle
 
-const cookie = await signIn();
-for (let listing = 0; listing < LISTINGS; listing++) {
-  const { status } = await request(`${gatewayUrl}/api/v0/stacks`, { headers: { cookie } });
-  if (status !== 200) throw new Error(`listing answered ${status}`);
-}
-for (let page = 0; page < PAGES; page++) {
-  for (const path of ["/stacks", "/security"]) {
-    const { status } = await request(gatewayUrl + path, { headers: { cookie } });
-    if (status !== 200) throw new Error(`${path} answered ${status}`);
-  }
-}
 /** Until no image waits for or is in a scan. */
 async function scansFinished() {
   const deadline = performance.now() + 180_000;
@@ -249,9 +272,23 @@ async function scansFinished() {
   }
   throw new Error("the queued scans did not finish within 3 minutes");
 }
-const scannedImages = await scansFinished();
-// Nothing in flight: let the processes settle (V8 shrinks its heaps a few seconds after activity).
-await pause(10_000);
+let scannedImages = 0;
+if (measures("idle")) {
+  const cookie = await signIn();
+  for (let listing = 0; listing < LISTINGS; listing++) {
+    const { status } = await request(`${gatewayUrl}/api/v0/stacks`, { headers: { cookie } });
+    if (status !== 200) throw new Error(`listing answered ${status}`);
+  }
+  for (let page = 0; page < PAGES; page++) {
+    for (const path of ["/stacks", "/security"]) {
+      const { status } = await request(gatewayUrl + path, { headers: { cookie } });
+      if (status !== 200) throw new Error(`${path} answered ${status}`);
+    }
+  }
+  scannedImages = await scansFinished();
+  // Nothing in flight: let the processes settle (V8 shrinks its heaps a few seconds after activity).
+  await pause(10_000);
+}
 const idle = new Map([...roles].map(([role, pid]) => [role, memoryOf(pid)]));
 const npmMemory = memoryOf(stackgate.child.pid!);
 
@@ -259,10 +296,16 @@ const npmMemory = memoryOf(stackgate.child.pid!);
 // The stack list's added time
 
 /**
- * Straight to the simulator, and through gateway and backend; `acceptEncoding` asks the gateway to
- * compress (the time then ends with the compressed body received, not decompressed).
+ * Straight to the simulator, and through gateway and backend (or through `serviceUrl`); `acceptEncoding`
+ * asks the gateway to compress (the time then ends with the compressed body received, not decompressed).
  */
-async function timeListing(acceptEncoding?: string) {
+async function timeListing({
+  acceptEncoding,
+  serviceUrl = gatewayUrl,
+}: {
+  acceptEncoding?: string;
+  serviceUrl?: string;
+} = {}) {
   const direct: number[] = [];
   const throughGateway: number[] = [];
   const listDirect = () =>
@@ -275,8 +318,9 @@ async function timeListing(acceptEncoding?: string) {
       },
       body: JSON.stringify({ limit: 0 }),
     });
+  const cpuBefore = { backend: cpuMsOf(pidOf("backend")), gateway: cpuMsOf(pidOf("gateway")) };
   const listThroughGateway = () =>
-    request(`${gatewayUrl}/api/v0/stacks`, {
+    request(`${serviceUrl}/api/v0/stacks`, {
       headers: { "x-api-key": apiKey, ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) },
     });
   for (let round = 0; round < LIST_WARM_UP + LIST_ROUNDS; round++) {
@@ -291,10 +335,21 @@ async function timeListing(acceptEncoding?: string) {
       if (round >= LIST_WARM_UP) durations.push(performance.now() - started);
     }
   }
-  return { direct: summarize(direct), throughGateway: summarize(throughGateway) };
+  const rounds = LIST_WARM_UP + LIST_ROUNDS;
+  const cpuPerListing = {
+    backend: (cpuMsOf(pidOf("backend")) - cpuBefore.backend) / rounds,
+    gateway: (cpuMsOf(pidOf("gateway")) - cpuBefore.gateway) / rounds,
+  };
+  return { direct: summarize(direct), throughGateway: summarize(throughGateway), cpuPerListing };
 }
-const listing = await timeListing();
-const compressedListing = await timeListing("gzip, deflate, br");
+const listing = measures("list") ? await timeListing() : undefined;
+const compressedListing = measures("list")
+  ? await timeListing({ acceptEncoding: "gzip, deflate, br" })
+  : undefined;
+// Not judged: how the added time divides between the backend and the gateway's proxying.
+const backendListing = measures("list")
+  ? await timeListing({ serviceUrl: `http://127.0.0.1:${backendPort}` })
+  : undefined;
 
 // ---------------------------------------------------------------------------------------------
 // Peak during deploy bursts
@@ -307,7 +362,7 @@ const backendPid = pidOf("backend");
 writeFileSync(`/proc/${backendPid}/clear_refs`, "5");
 let burstFailures = 0;
 let deploysPerSecond = 0;
-for (let burst = 0; burst < BURSTS; burst++) {
+for (let burst = 0; burst < (measures("bursts") ? BURSTS : 0); burst++) {
   const started = performance.now();
   await Promise.all(
     stackNames.map(async (stack) => {
@@ -365,7 +420,8 @@ async function settledRss(pid: number, timeoutMs: number) {
 }
 
 let streamFigures: { before: number; open: number; after: number; openedInSeconds: number } | string;
-if (openFileLimit() < NEEDED_OPEN_FILES) {
+if (!measures("streams")) streamFigures = "not measured (FOOTPRINT_SECTIONS)";
+else if (openFileLimit() < NEEDED_OPEN_FILES) {
   streamFigures = `skipped: ${STREAMS} streams need ${NEEDED_OPEN_FILES} open files per process, the limit is ${openFileLimit()} (run \`ulimit -n 16384\` first)`;
 } else {
   const backend = pidOf("backend");
@@ -392,6 +448,9 @@ await stopProcesses();
 console.log(
   `Machine: ${machine()}; load average at the end ${loadavg()[0]!.toFixed(1)} (1 min), ${loadavg()[1]!.toFixed(1)} (5 min)`,
 );
+console.log(`    npm runs on ${npmNode}; the supervisor and the services on ${servicesNode}`);
+if (chosenSections.length < SECTIONS.length)
+  console.log(`    sections measured (FOOTPRINT_SECTIONS): ${chosenSections.join(", ")}`);
 const startLine = (label: string, durations: number[], target?: number) => {
   const { p50, max } = summarize(durations);
   const judged = target === undefined ? "" : `  (target ≤ ${target} ms: ${verdict(p50 <= target)})`;
@@ -399,71 +458,93 @@ const startLine = (label: string, durations: number[], target?: number) => {
     `    ${label}: ${durations.map((each) => each.toFixed(0)).join(", ")} ms; median ${ms(p50)}, max ${ms(max)}${judged}`,
   );
 };
-console.log(
-  `\nStart-up: spawn → first GET /api/v0/stacks answered 200 through the gateway (API key, Komodo asked), ${STARTS} restarts each`,
-);
-startLine("node scripts/start.ts (the supervisor)", supervisorStarts, 500);
-startLine("npm start (npm's own start-up included)", npmStarts);
+if (measures("starts")) {
+  console.log(
+    `\nStart-up: spawn → first GET /api/v0/stacks answered 200 through the gateway (API key, Komodo asked), ${STARTS} restarts each`,
+  );
+  startLine("node scripts/start.ts (the supervisor)", supervisorStarts, 500);
+  startLine("npm start (npm's own start-up included)", npmStarts);
+}
 
+const memoryLine = (memory: Memory) =>
+  `RSS ${mib(memory.rss).padStart(10)}, PSS ${mib(memory.pss).padStart(10)}, private ${mib(memory.private).padStart(10)}`;
 console.log(
-  `\nIdle memory after real use (signed in, a connection saved, ${LISTINGS} listings of ${STACKS} stacks, ${PAGES} × /stacks and /security, ${scannedImages} images scanned)`,
+  measures("idle")
+    ? `\nIdle memory after real use (signed in, a connection saved, ${LISTINGS} listings of ${STACKS} stacks, ${PAGES} × /stacks and /security, ${scannedImages} images scanned)`
+    : "\nMemory after start-up (the real use was not measured: FOOTPRINT_SECTIONS)",
 );
 const targets: Record<string, number> = { backend: 100, gateway: 50, frontend: 70 };
 for (const role of ["backend", "gateway", "frontend"] as const) {
   const memory = idle.get(role)!;
   console.log(
-    `    ${role.padEnd(9)} RSS ${mib(memory.rss).padStart(10)} (private ${mib(memory.private)})  (target ≤ ${targets[role]} MiB: ${verdict(memory.rss <= targets[role]! * MiB)})`,
+    `    ${role.padEnd(10)} ${memoryLine(memory)}  (target ≤ ${targets[role]} MiB RSS: ${verdict(memory.rss <= targets[role]! * MiB)})`,
   );
 }
 const supervision = [
   ["npm", npmMemory],
-  ["sh", roles.has("shell") ? idle.get("shell")! : { rss: 0, private: 0, peak: 0 }],
+  ["sh", roles.has("shell") ? idle.get("shell")! : { rss: 0, pss: 0, private: 0, peak: 0 }],
   ["supervisor", idle.get("supervisor")!],
 ] as const;
-const supervisionRss = supervision.reduce((sum, [, memory]) => sum + memory.rss, 0);
-const supervisionPrivate = supervision.reduce((sum, [, memory]) => sum + memory.private, 0);
+for (const [name, memory] of supervision) console.log(`    ${name.padEnd(10)} ${memoryLine(memory)}`);
+const total = (memories: readonly Memory[]) =>
+  memories.reduce((sum, memory) => ({
+    rss: sum.rss + memory.rss,
+    pss: sum.pss + memory.pss,
+    private: sum.private + memory.private,
+    peak: 0,
+  }));
+const supervisionTotal = total(supervision.map(([, memory]) => memory));
 console.log(
-  `    supervision (${supervision.map(([name, memory]) => `${name} ${mib(memory.rss)} RSS / ${mib(memory.private)} private`).join(", ")})`,
+  `    supervision (npm + sh + supervisor) ${memoryLine(supervisionTotal)}  (target ≤ 60 MiB, judged on private memory, what the machine gets back without them: ${verdict(supervisionTotal.private <= 60 * MiB)}; RSS counts the Node binaries' shared pages once in every process)`,
 );
 console.log(
-  `      together: private ${mib(supervisionPrivate)} (target ≤ 60 MiB: ${verdict(supervisionPrivate <= 60 * MiB)}); RSS ${mib(supervisionRss)}, of which the rest is the Node binaries' shared pages`,
-);
-const services = ["backend", "gateway", "frontend"].reduce(
-  (sum, role) => sum + idle.get(role as Role)!.rss,
-  0,
-);
-console.log(`    the three services' RSS together: ${mib(services)}`);
-
-const addedP50 = listing.throughGateway.p50 - listing.direct.p50;
-console.log(
-  `\nStack list, ${STACKS} stacks, ${LIST_ROUNDS} requests each way after ${LIST_WARM_UP} warm-up, alternated; without Accept-Encoding (uncompressed, as curl and most pipelines ask)`,
-);
-console.log(
-  `    straight to the simulator: p50 ${ms(listing.direct.p50)}  p99 ${ms(listing.direct.p99)}; through gateway + backend: p50 ${ms(listing.throughGateway.p50)}  p99 ${ms(listing.throughGateway.p99)}`,
-);
-console.log(`    added at p50: ${ms(addedP50)}  (target ≤ 1.5 ms: ${verdict(addedP50 <= 1.5)})`);
-console.log(
-  `    with Accept-Encoding: gzip, deflate, br (the gateway compresses): through gateway + backend p50 ${ms(compressedListing.throughGateway.p50)}, added ${ms(compressedListing.throughGateway.p50 - compressedListing.direct.p50)} (not judged)`,
+  `    the three services together ${memoryLine(total(["backend", "gateway", "frontend"].map((role) => idle.get(role as Role)!)))}`,
 );
 
-console.log(`\n${STREAMS} event streams (GET /api/v0/deploy/events, API key) on the backend`);
-if (typeof streamFigures === "string") console.log(`    ${streamFigures}`);
-else {
-  const perStream = (streamFigures.open - streamFigures.before) / STREAMS / 1024;
-  const handedBack = streamFigures.after - streamFigures.before <= 10 * MiB;
+if (listing && compressedListing && backendListing) {
+  const addedP50 = listing.throughGateway.p50 - listing.direct.p50;
   console.log(
-    `    backend RSS before ${mib(streamFigures.before)}, with ${STREAMS} open ${mib(streamFigures.open)} (opened in ${streamFigures.openedInSeconds.toFixed(1)} s), after they closed ${mib(streamFigures.after)}`,
+    `\nStack list, ${STACKS} stacks, ${LIST_ROUNDS} requests each way after ${LIST_WARM_UP} warm-up, alternated; without Accept-Encoding (uncompressed, as curl and most pipelines ask)`,
   );
-  console.log(`    per stream: ${perStream.toFixed(1)} KiB  (target ≤ 20 KiB: ${verdict(perStream <= 20)})`);
   console.log(
-    `    memory back after they closed: ${mib(streamFigures.after - streamFigures.before)} above before  (target ≤ 10 MiB: ${verdict(handedBack)})`,
+    `    straight to the simulator: p50 ${ms(listing.direct.p50)}  p99 ${ms(listing.direct.p99)}; through gateway + backend: p50 ${ms(listing.throughGateway.p50)}  p99 ${ms(listing.throughGateway.p99)}`,
+  );
+  console.log(`    added at p50: ${ms(addedP50)}  (target ≤ 1.5 ms: ${verdict(addedP50 <= 1.5)})`);
+  console.log(
+    `    CPU per listing (user + system, from /proc, warm-up included): backend ${ms(listing.cpuPerListing.backend)}, gateway ${ms(listing.cpuPerListing.gateway)} (not judged)`,
+  );
+  console.log(
+    `    with Accept-Encoding: gzip, deflate, br (the gateway compresses): through gateway + backend p50 ${ms(compressedListing.throughGateway.p50)}, added ${ms(compressedListing.throughGateway.p50 - compressedListing.direct.p50)} (not judged)`,
+  );
+  console.log(
+    `    straight to the backend, no gateway (another ${LIST_ROUNDS} alternated): p50 ${ms(backendListing.throughGateway.p50)}, added ${ms(backendListing.throughGateway.p50 - backendListing.direct.p50)} (not judged)`,
   );
 }
 
-console.log(
-  `\n${BURSTS} bursts of ${stackNames.length} concurrent API-key deploys (pull), at most ${deploysPerSecond.toFixed(0)} deploys/s, ${burstFailures} failures`,
-);
-console.log(
-  `    backend peak RSS: ${mib(burstPeak)}  (target ≤ 160 MiB: ${verdict(burstPeak <= 160 * MiB)})`,
-);
+if (measures("streams")) {
+  console.log(`\n${STREAMS} event streams (GET /api/v0/deploy/events, API key) on the backend`);
+  if (typeof streamFigures === "string") console.log(`    ${streamFigures}`);
+  else {
+    const perStream = (streamFigures.open - streamFigures.before) / STREAMS / 1024;
+    const handedBack = streamFigures.after - streamFigures.before <= 10 * MiB;
+    console.log(
+      `    backend RSS before ${mib(streamFigures.before)}, with ${STREAMS} open ${mib(streamFigures.open)} (opened in ${streamFigures.openedInSeconds.toFixed(1)} s), after they closed ${mib(streamFigures.after)}`,
+    );
+    console.log(
+      `    per stream: ${perStream.toFixed(1)} KiB  (target ≤ 20 KiB: ${verdict(perStream <= 20)})`,
+    );
+    console.log(
+      `    memory back after they closed: ${mib(streamFigures.after - streamFigures.before)} above before  (target ≤ 10 MiB: ${verdict(handedBack)})`,
+    );
+  }
+}
+
+if (measures("bursts")) {
+  console.log(
+    `\n${BURSTS} bursts of ${stackNames.length} concurrent API-key deploys (pull), at most ${deploysPerSecond.toFixed(0)} deploys/s, ${burstFailures} failures`,
+  );
+  console.log(
+    `    backend peak RSS: ${mib(burstPeak)}  (target ≤ 160 MiB: ${verdict(burstPeak <= 160 * MiB)})`,
+  );
+}
 process.exit(0);

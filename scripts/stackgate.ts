@@ -66,11 +66,22 @@ export async function buildWhatIsMissing() {
 }
 
 /**
- * A young generation of at most 3 × 1 MiB instead of V8's 3 × 16 MiB: the backend's peak during
- * bursts of 200 deploys fell from 240–250 MiB to 170–190 MiB with no throughput change measurable on
- * two busy cores (bench/RESULTS.md, issue 13).
+ * Gateway and dashboard: a young generation of at most 3 × 1 MiB instead of V8's 3 × 16 MiB (their
+ * requests leave little garbage; smaller peaks with no throughput change measurable on two busy cores,
+ * bench/RESULTS.md, issue 13).
  */
 const v8Flags = ["--max-semi-space-size=1"];
+
+/**
+ * The backend (bench/footprint.ts, bench/RESULTS.md "Footprint", issue 13):
+ * - 8 MiB semi-spaces: a 200-stack listing's parsed upstream answer and its 60 KB reply die young
+ *   instead of outliving 1 MiB scavenges (scavenges over the bursts 422 → 61, backend CPU per listing
+ *   2.2–2.3 → 1.7–2.1 ms); V8's default 16 MiB made the burst peak 194–195 MiB;
+ * - the old generation grown by 25 % after each mark-compact instead of V8's up-to-×4 heuristic: the
+ *   first mark-compact in the bursts left 34 MB live and let it reach 93 MB before the next; with this
+ *   it collects at 43–55 MB (peak during 5 × 200 deploys 147–185 → 141–150 MiB, deploys/s unchanged).
+ */
+const backendV8Flags = ["--max-semi-space-size=8", "--heap-growing-percent=25"];
 
 /**
  * No optimizing compilers (Maglev, TurboFan) where the work is not JavaScript-bound: the gateway
@@ -97,7 +108,7 @@ export function stackgateProcesses(env: NodeJS.ProcessEnv = process.env): Proces
   return [
     {
       name: "backend",
-      args: [...v8Flags, bundleEntries.backend],
+      args: [...backendV8Flags, bundleEntries.backend],
       env: { BACKEND_PORT: backendPort, APP_URL: env.APP_URL ?? `http://localhost:${port}` },
       color: 36,
     },
