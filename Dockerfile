@@ -56,7 +56,8 @@ FROM runtime AS backend
 COPY --from=trivy /usr/local/bin/trivy /usr/local/bin/trivy
 COPY --from=build /out/backend ./
 RUN mkdir -p /data && chown node:node /data && chmod 700 /data
-ENV BACKEND_HOST=0.0.0.0 BACKEND_PORT=3000 DATA_DIR=/data TRIVY_SERVER_URL=http://trivy:4954
+ENV BACKEND_HOST=0.0.0.0 BACKEND_PORT=3000 DATA_DIR=/data TRIVY_SERVER_URL=http://trivy:4954 \
+    MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
