@@ -99,6 +99,16 @@ describe("with deploys by people and pipelines", () => {
     await saveScreenshot(page, "history-expanded", "light");
   });
 
+  test("offers every stack Komodo lists in the stack filter, also one with no deploys loaded", async () => {
+    scenario.komodo.addStack({ name: "never-deployed" });
+    const page = await openHistory();
+    const stackFilter = page.getByLabel("Stack", { exact: true });
+    await stackFilter.locator("option", { hasText: "never-deployed" }).waitFor({ state: "attached" });
+    await stackFilter.selectOption("never-deployed");
+    await page.getByText("No deploys match these filters").waitFor();
+    expect(new URL(page.url()).searchParams.get("stack")).toBe("never-deployed");
+  });
+
   test("filters by stack, result and person or pipeline, and keeps the filters in the address", async () => {
     const page = await openHistory();
     await page.getByLabel("Stack", { exact: true }).selectOption("worker");

@@ -1,4 +1,5 @@
 import { useRef } from "react";
+import { useStacksQuery } from "../../lib/queries.ts";
 import { useT } from "../I18nProvider.tsx";
 import { FilterChips, SelectField } from "../ui/index.ts";
 import {
@@ -20,12 +21,15 @@ const distinctSorted = (values: Iterable<string>) => [...new Set(values)].sort((
 
 /**
  * The stacks and actors to offer: every one this page has listed so far, under any filters (the API
- * narrows the list, so the rows of one filter alone would offer nothing else), and those the address names.
+ * narrows the list, so the rows of one filter alone would offer nothing else), and those the address
+ * names; for stacks also every stack Komodo lists now, whose deploys may all be older than the pages
+ * loaded (nothing more when Komodo cannot be asked).
  */
 export function useFilterChoices(
   entries: readonly HistoryEntry[] | undefined,
   filters: HistoryPageFilters,
 ): FilterChoices {
+  const liveStacks = useStacksQuery().data?.stacks ?? [];
   const seen = useRef(new Map<string, Pick<HistoryEntry, "stack" | "actor" | "via">>());
   for (const { stack, actor, via } of entries ?? [])
     seen.current.set(`${via}:${actor}\n${stack}`, { stack, actor, via });
@@ -39,6 +43,7 @@ export function useFilterChoices(
   return {
     stacks: distinctSorted([
       ...listed.map((entry) => entry.stack),
+      ...liveStacks.map((stack) => stack.name),
       ...(filters.stack ? [filters.stack] : []),
     ]),
     people: distinctSorted(actors("session")),

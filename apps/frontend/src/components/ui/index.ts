@@ -35,6 +35,5 @@ export { Table, TableBody, TableContainer, TableHead, Td, Th, Tr } from "./Table
 export { TableOrList, type TableOrListProps } from "./TableOrList.tsx";
 export { dismissToast, showToast, Toaster, type ToastInput } from "./Toast.tsx";
 export { type Tone, toneClasses } from "./tone.ts";
-export { useMediaQuery } from "./useMediaQuery.ts";
 export { formatDuration, useNow } from "./useNow.ts";
 export { useProgressiveList } from "./useProgressiveList.ts";
