@@ -73,10 +73,15 @@ export const apiKeySummary = z.object({
 });
 
 export const apikeys = {
-  list: sessionOnly({ method: "GET", path: "/api/v0/apikeys", tags, summary: "List your API keys" }).output(
-    z.object({ keys: z.array(apiKeySummary) }),
-  ),
+  list: sessionOnly({
+    permission: "account",
+    method: "GET",
+    path: "/api/v0/apikeys",
+    tags,
+    summary: "List your API keys",
+  }).output(z.object({ keys: z.array(apiKeySummary) })),
   create: sessionOnly({
+    permission: "account",
     method: "POST",
     path: "/api/v0/apikeys",
     tags,
@@ -105,6 +110,7 @@ export const apikeys = {
       }),
     ),
   remove: sessionOnly({
+    permission: "account",
     method: "DELETE",
     path: "/api/v0/apikeys",
     tags,

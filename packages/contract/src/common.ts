@@ -1,5 +1,6 @@
 import { oc, type Route } from "@orpc/contract";
 import { z } from "zod";
+import type { Permission } from "./roles.ts";
 
 export const isoDate = z.date().meta({ example: "2026-11-22T10:15:00.000Z" });
 
@@ -52,19 +53,21 @@ const outsideKeyScope = errorResponse(
 type RouteOptions = Omit<Route, "spec"> & {
   /** Further error statuses of this procedure, by status code, for the OpenAPI document. */
   errors?: Record<number, string>;
+  /** What the caller's role must allow (for an API key: its owner's role, now). */
+  permission: Permission;
 };
 
 /**
  * Who may call a procedure. Declared here, beside the route, and enforced by one
  * middleware on the backend, which refuses any procedure that declares nothing.
  */
-export type Access = "keyOrSession" | "sessionOnly";
+export type Access = "keyOrSession" | "sessionOnly" | "public";
 
-const withAccess = oc.$meta<{ access?: Access }>({});
+const withAccess = oc.$meta<{ access?: Access; permission?: Permission }>({});
 
 function describedRoute(
   access: Access,
-  { errors = {}, ...route }: RouteOptions,
+  { errors = {}, permission, ...route }: RouteOptions,
   security: Array<Record<string, string[]>>,
   tierErrors: Record<string, ReturnType<typeof errorResponse>>,
 ) {
@@ -74,7 +77,7 @@ function describedRoute(
       errorResponse(description, { code: "ERROR", status: Number(status), message: description }),
     ]),
   );
-  return withAccess.meta({ access }).route({
+  return withAccess.meta({ access, permission }).route({
     ...route,
     spec: (operation) => ({
       ...operation,
@@ -94,3 +97,23 @@ export const keyOrSession = (route: RouteOptions) =>
 /** A procedure only a signed-in person may call; an API key gets 403. */
 export const sessionOnly = (route: RouteOptions) =>
   describedRoute("sessionOnly", route, [{ session: [] }], { ...commonErrors, "403": forbiddenForKeys });
+
+/** A procedure anyone may call, without a session or key (accepting an invitation). */
+export const publicRoute = ({ errors = {}, ...route }: Omit<RouteOptions, "permission">) =>
+  withAccess.meta({ access: "public" }).route({
+    ...route,
+    spec: (operation) => ({
+      ...operation,
+      security: [],
+      responses: {
+        ...operation.responses,
+        "400": commonErrors["400"],
+        ...Object.fromEntries(
+          Object.entries(errors).map(([status, description]) => [
+            status,
+            errorResponse(description, { code: "ERROR", status: Number(status), message: description }),
+          ]),
+        ),
+      },
+    }),
+  });

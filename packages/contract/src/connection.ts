@@ -46,6 +46,7 @@ export const updateStreamState = z
 
 export const connectionProcedures = {
   get: sessionOnly({
+    permission: "admin",
     method: "GET",
     path: "/api/v0/deploy/credentials",
     tags,
@@ -57,6 +58,7 @@ export const connectionProcedures = {
     }),
   ),
   save: sessionOnly({
+    permission: "admin",
     method: "POST",
     path: "/api/v0/deploy/credentials",
     tags,
@@ -84,6 +86,7 @@ export const connectionProcedures = {
       }),
     ),
   remove: sessionOnly({
+    permission: "admin",
     method: "DELETE",
     path: "/api/v0/deploy/credentials",
     tags,

@@ -46,6 +46,7 @@ export const deployEvent = z.discriminatedUnion("type", [
 
 export const deployProcedures = {
   run: keyOrSession({
+    permission: "deploy",
     method: "POST",
     path: "/api/v0/deploy",
     tags: ["Deploy"],
@@ -69,6 +70,7 @@ export const deployProcedures = {
       }),
     ),
   events: keyOrSession({
+    permission: "read",
     method: "GET",
     path: "/api/v0/deploy/events",
     tags: ["Deploy"],

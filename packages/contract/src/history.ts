@@ -93,6 +93,7 @@ const tally = { total: z.number().int(), succeeded: z.number().int(), failed: z.
 
 export const historyProcedures = {
   list: keyOrSession({
+    permission: "read",
     method: "GET",
     path: "/api/v0/history",
     tags,
@@ -116,6 +117,7 @@ export const historyProcedures = {
       }),
     ),
   overview: keyOrSession({
+    permission: "read",
     method: "GET",
     path: "/api/v0/history/overview",
     tags,

@@ -5,6 +5,7 @@ import { historyProcedures } from "./history.ts";
 import { notifyProcedures } from "./notify.ts";
 import { scanProcedures } from "./scans.ts";
 import { stackProcedures } from "./stacks.ts";
+import { auditProcedures, invitationProcedures, meProcedures, userProcedures } from "./users.ts";
 
 export * from "./apikeys.ts";
 export * from "./common.ts";
@@ -12,8 +13,10 @@ export * from "./connection.ts";
 export * from "./deploy.ts";
 export * from "./history.ts";
 export * from "./notify.ts";
+export * from "./roles.ts";
 export * from "./scans.ts";
 export * from "./stacks.ts";
+export * from "./users.ts";
 
 /** The whole API, defined once: the backend implements it, the dashboard calls it, /doc describes it. */
 export const contract = {
@@ -24,6 +27,10 @@ export const contract = {
   deploy: deployProcedures,
   history: historyProcedures,
   scans: scanProcedures,
+  me: meProcedures,
+  users: userProcedures,
+  invitations: invitationProcedures,
+  audit: auditProcedures,
 };
 
 export type Contract = typeof contract;

@@ -92,12 +92,14 @@ export const notifySettings = z.object({
 
 export const notifyProcedures = {
   get: sessionOnly({
+    permission: "admin",
     method: "GET",
     path: "/api/v0/deploy/credentials/notify",
     tags,
     summary: "The failure-alert settings, without the token",
   }).output(z.object({ settings: notifySettings.nullable() })),
   save: sessionOnly({
+    permission: "admin",
     method: "POST",
     path: "/api/v0/deploy/credentials/notify",
     tags,
@@ -106,12 +108,14 @@ export const notifyProcedures = {
     .input(notifySettingsInput)
     .output(z.object({ settings: notifySettings })),
   remove: sessionOnly({
+    permission: "admin",
     method: "DELETE",
     path: "/api/v0/deploy/credentials/notify",
     tags,
     summary: "Remove the failure-alert settings",
   }).output(z.object({ deleted: z.boolean() })),
   test: sessionOnly({
+    permission: "admin",
     method: "POST",
     path: "/api/v0/deploy/credentials/notify/test",
     tags,

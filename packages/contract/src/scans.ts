@@ -108,6 +108,7 @@ const upstreamErrors = {
 
 export const scanProcedures = {
   images: keyOrSession({
+    permission: "read",
     method: "GET",
     path: "/api/v0/security/images",
     tags,
@@ -120,6 +121,7 @@ export const scanProcedures = {
     errors: upstreamErrors,
   }).output(z.object({ images: z.array(imageScan), scanner: scannerStatus.optional() })),
   image: keyOrSession({
+    permission: "read",
     method: "GET",
     path: "/api/v0/security/image",
     tags,
@@ -132,6 +134,7 @@ export const scanProcedures = {
     .input(z.strictObject({ image: imageRef }))
     .output(imageScanDetail),
   scan: keyOrSession({
+    permission: "scan",
     method: "POST",
     path: "/api/v0/security/scan",
     tags,

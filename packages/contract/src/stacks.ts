@@ -39,6 +39,7 @@ const upstreamErrors = {
 
 export const stackProcedures = {
   list: keyOrSession({
+    permission: "read",
     method: "GET",
     path: "/api/v0/stacks",
     tags,
@@ -46,6 +47,7 @@ export const stackProcedures = {
     errors: upstreamErrors,
   }).output(z.object({ stacks: z.array(stack) })),
   remove: sessionOnly({
+    permission: "admin",
     method: "DELETE",
     path: "/api/v0/stacks/{stack}",
     tags,
@@ -55,6 +57,7 @@ export const stackProcedures = {
     .input(z.strictObject({ stack: stackName }))
     .output(z.object({ deleted: z.literal(true), stack: z.string() })),
   getPollForUpdates: sessionOnly({
+    permission: "read",
     method: "GET",
     path: "/api/v0/stacks/{stack}/poll-for-updates",
     tags,
@@ -64,6 +67,7 @@ export const stackProcedures = {
     .input(z.strictObject({ stack: stackName }))
     .output(pollForUpdates),
   setPollForUpdates: sessionOnly({
+    permission: "admin",
     method: "PUT",
     path: "/api/v0/stacks/{stack}/poll-for-updates",
     tags,

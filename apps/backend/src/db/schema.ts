@@ -2,13 +2,14 @@ import type {
   apiKeyScope,
   deployAction,
   deployRun,
+  role,
   scanErrorKind,
   scanStatus,
   vulnerability,
   vulnerabilitySeverity,
 } from "@stackgate/contract";
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { z } from "zod";
 
 // Stored enums and JSON columns take their values and shapes from the contract, the one definition
@@ -30,6 +31,13 @@ export const user = sqliteTable("user", {
   image: text("image"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+  /** Migration 0004 made every person who existed before roles an admin. */
+  role: text("role").$type<z.infer<typeof role>>().notNull().default("viewer"),
+  /** A disabled person has no session and their API keys get 401. */
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  /** The role comes from single sign-on (set again at every sign-in) and cannot be edited here. */
+  roleFromSso: integer("role_from_sso", { mode: "boolean" }).notNull().default(false),
+  lastSignInAt: integer("last_sign_in_at", { mode: "timestamp_ms" }),
 });
 
 export const session = sqliteTable(
@@ -145,6 +153,8 @@ export const deployHistory = sqliteTable(
      * cut off by a crash is still on record. While true, createdAt is the start, success false.
      */
     running: integer("running", { mode: "boolean" }).notNull().default(false),
+    /** While running: the step Komodo is on (pull, take-down, deploy), where known. */
+    step: text("step"),
   },
   (table) => [
     // The history list pages newest first by (createdAt, id), alone or narrowed to one stack,
@@ -180,3 +190,57 @@ export const imageScan = sqliteTable("image_scan", {
   errorKind: text("error_kind").$type<z.infer<typeof scanErrorKind>>(),
   error: text("error"),
 });
+
+/** One-time invitation links; only the token's SHA-256 hash is stored. */
+export const invitation = sqliteTable(
+  "invitation",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    role: text("role").$type<z.infer<typeof role>>().notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedById: text("invited_by_id").references(() => user.id, { onDelete: "set null" }),
+    /** Kept so the list still names who invited after that person is deleted. */
+    invitedByName: text("invited_by_name").notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  },
+  (table) => [index("invitation_email_idx").on(table.email)],
+);
+
+/** Who changed what (people, roles, invitations, settings, keys, stacks); never a secret. */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    actorId: text("actor_id"),
+    /** The actor's name when the change was made, kept after the person is deleted. */
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    target: text("target"),
+    detail: text("detail", { mode: "json" }).$type<Record<string, unknown>>(),
+  },
+  (table) => [index("audit_log_at_id_idx").on(table.at, table.id)],
+);
+
+/**
+ * Idempotency-Key of a deploy request: a repeat within 24 hours with the same key (per owner) and
+ * the same body answers the same run instead of deploying again.
+ */
+export const deployIdempotency = sqliteTable(
+  "deploy_idempotency",
+  {
+    ownerId: text("owner_id").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    runId: text("run_id").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.ownerId, table.key] }),
+    index("deploy_idempotency_created_at_idx").on(table.createdAt),
+  ],
+);
