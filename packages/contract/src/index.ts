@@ -4,6 +4,7 @@ import { deployProcedures } from "./deploy.ts";
 import { historyProcedures } from "./history.ts";
 import { notifyProcedures } from "./notify.ts";
 import { scanProcedures } from "./scans.ts";
+import { signInProcedures } from "./sign-in.ts";
 import { stackProcedures } from "./stacks.ts";
 import { auditProcedures, invitationProcedures, meProcedures, userProcedures } from "./users.ts";
 
@@ -15,6 +16,7 @@ export * from "./history.ts";
 export * from "./notify.ts";
 export * from "./roles.ts";
 export * from "./scans.ts";
+export * from "./sign-in.ts";
 export * from "./stacks.ts";
 export * from "./users.ts";
 
@@ -31,6 +33,7 @@ export const contract = {
   users: userProcedures,
   invitations: invitationProcedures,
   audit: auditProcedures,
+  signIn: signInProcedures,
 };
 
 export type Contract = typeof contract;
