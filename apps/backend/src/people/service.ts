@@ -23,7 +23,7 @@ export class PeopleError extends Error {
 const LAST_ADMIN =
   "is the last active admin: make another person an admin first, or Stackgate would have nobody to manage it";
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 const personColumns = {
   id: user.id,
