@@ -1,10 +1,12 @@
 // The CLI and the GitHub Action's entry point, built to their single files and run as child processes
 // against the real backend and the Komodo simulator, through Debian's nginx with a 5 s read timeout.
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { parse } from "yaml";
 import { type CliRun, type CliWorld, startCliWorld } from "./testing/cli-world.ts";
 import { nginxAvailable } from "./testing/nginx.ts";
 
@@ -197,6 +199,50 @@ describe.runIf(requireNginx)("stackgate deploy through nginx (proxy_read_timeout
     });
   });
 
+  describe("the GitLab CI template's job script, run by sh with the built CLI as `stackgate`", () => {
+    const runJob = async (variables: Record<string, string>) => {
+      const dir = mkdtempSync(join(world.bundleDir, "gitlab-"));
+      const shim = join(dir, "stackgate");
+      writeFileSync(
+        shim,
+        `#!/bin/sh\nexec "${process.execPath}" "${join(world.bundleDir, "stackgate.mjs")}" "$@"\n`,
+      );
+      chmodSync(shim, 0o755);
+      const env = {
+        PATH: `${dir}:${join(process.execPath, "..")}:${process.env.PATH}`,
+        STACKGATE_URL: world.nginx.url,
+        STACKGATE_API_KEY: world.key,
+        STACKGATE_ACTION: "pull-redeploy",
+        STACKGATE_TIMEOUT: "2m",
+        STACKGATE_FAIL_ON: "",
+        ...variables,
+      };
+      const exitCode = await new Promise<number>((resolve) =>
+        execFile("sh", ["-c", gitlabScript()], { cwd: dir, env }, (error, stdout, stderr) => {
+          runs.push({ exitCode: 0, stdout, stderr });
+          resolve(error ? Number(error.code) : 0);
+        }),
+      );
+      return { exitCode, dotenv: readFileSync(join(dir, "stackgate.env"), "utf8") };
+    };
+
+    test("a deploy passes the job and hands its run to later jobs", async () => {
+      const job = await runJob({ STACKGATE_STACK: QUICK });
+      expect(job.exitCode).toBe(0);
+      const [latest] = await historyOf(QUICK);
+      expect(job.dotenv).toBe(
+        `STACKGATE_RUN_ID=${latest.id}\nSTACKGATE_SUCCESS=true\nSTACKGATE_MESSAGE=${latest.message}\n`,
+      );
+    });
+
+    test("a failed deploy fails the job with Komodo's reason", async () => {
+      const job = await runJob({ STACKGATE_STACK: BROKEN });
+      expect(job.exitCode).toBe(1);
+      expect(job.dotenv).toContain("STACKGATE_SUCCESS=false\n");
+      expect(job.dotenv).toContain(KOMODO_REASON);
+    });
+  });
+
   describe("the GitHub Action's entry point, run as GitHub runs it", () => {
     const runAction = async (inputs: Record<string, string>) => {
       const dir = world.bundleDir;
@@ -257,6 +303,12 @@ describe.runIf(requireNginx)("stackgate deploy through nginx (proxy_read_timeout
     });
   });
 });
+
+/** The shell script of the GitLab CI template's hidden job, as a runner would run it. */
+const gitlabScript = (): string =>
+  parse(readFileSync(join(import.meta.dirname, "../../../ci/gitlab/stackgate.gitlab-ci.yml"), "utf8"))[
+    ".stackgate-deploy"
+  ].script.join("\n");
 
 /** Reads GITHUB_OUTPUT's `name<<delimiter` blocks. */
 function parseOutputs(text: string): Record<string, string> {
