@@ -8,6 +8,7 @@ import { connectionProcedures } from "./connection/procedures.ts";
 import { createConnectionService } from "./connection/service.ts";
 import { openDatabase } from "./db/database.ts";
 import { deployProcedures } from "./deploy/procedures.ts";
+import { createRunStore } from "./deploy/runs.ts";
 import { createDeployService } from "./deploy/service.ts";
 import { createDeployEventBus } from "./events/bus.ts";
 import { publishKomodoRuns } from "./events/komodo-runs.ts";
@@ -94,6 +95,7 @@ export async function createBackend({
   const deploy = createDeployService({
     connection: metrics.timedConnection(connection),
     history,
+    runs: createRunStore({ db, clock }),
     events,
     clock,
     logger,
@@ -121,7 +123,7 @@ export async function createBackend({
     connection: connectionProcedures(os, { connection }),
     notify: notifyProcedures(os, { notify }),
     stacks: stackProcedures(os, { stacks, deployTimeoutMs: config.deployTimeoutMs }),
-    deploy: { run: deployProcedures(os, { deploy }), events: eventProcedures(os, { events }) },
+    deploy: { ...deployProcedures(os, { deploy }), events: eventProcedures(os, { events }) },
     history: historyProcedures(os, { history }),
     scans: scanProcedures(os, { scans }),
   });

@@ -23,6 +23,7 @@ export const keyCapabilities: Record<string, { deploy: true } | { read: ReadArea
   "stacks.list": { read: "stacks" },
   "deploy.run": { deploy: true },
   "deploy.events": { read: "events" },
+  "deploy.getRun": { read: "history" },
   "history.list": { read: "history" },
   "history.overview": { read: "history" },
   "scans.images": { read: "scans" },

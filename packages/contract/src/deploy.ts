@@ -7,6 +7,13 @@ export const deployAction = z.enum(["pull", "redeploy", "pull-redeploy"], {
   error: "action must be one of pull, redeploy, pull-redeploy",
 });
 
+/** The step Komodo is on while a run is running: pulling images, taking the stack down, deploying it. */
+export const deployStep = z.enum(["pull", "take-down", "deploy"]).meta({
+  description:
+    "While the run is running, the step Komodo is on: `pull` (PullStack), `take-down` (DestroyStack) or " +
+    "`deploy` (DeployStack). Absent before the first step and on runs from Komodo.",
+});
+
 export const deployRun = z.object({
   id: z.string(),
   stack: z.string(),
@@ -30,13 +37,70 @@ export const deployRun = z.object({
     description: "For a run from Komodo: Komodo's operation, e.g. `DeployStack`",
     example: "DeployStack",
   }),
+  step: deployStep.optional(),
 });
 
-export const finishedRun = deployRun.extend({
+export const finishedRun = deployRun.omit({ step: true }).extend({
   success: z.boolean(),
   message: z.string(),
   finishedAt: isoDate,
 });
+
+/** A run as `GET /api/v0/deploy/runs/{id}` answers it: still running (with its step), or finished. */
+export const deployRunStatus = z.discriminatedUnion("status", [
+  deployRun.extend({ status: z.literal("running") }),
+  finishedRun.extend({ status: z.literal("finished") }),
+]);
+
+/** The header that asks for the 202 answer (RFC 7240); it may carry other preferences too. */
+export const RESPOND_ASYNC_PREFERENCE = "respond-async";
+/** Where a run can be read: the `Location` of a 202 answer. */
+export const deployRunPath = (id: string) => `/api/v0/deploy/runs/${encodeURIComponent(id)}`;
+/** How long an Idempotency-Key is remembered per owner. */
+export const IDEMPOTENCY_KEY_HOURS = 24;
+
+/** `Idempotency-Key`: 1 to 255 visible ASCII characters (a structured-field string's quotes are allowed). */
+export const idempotencyKey = z
+  .string()
+  .transform((raw) => (/^".*"$/.test(raw) ? raw.slice(1, -1) : raw))
+  .pipe(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{1,255}$/, "Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces)"),
+  );
+
+const syncDeployAnswer = z.object({
+  success: z.literal(true),
+  message: z.string().meta({ example: "Acción 'redeploy' completada para 'web'" }),
+  stack: z.string(),
+  action: deployAction,
+});
+
+const requestHeaders = [
+  {
+    name: "Prefer",
+    in: "header" as const,
+    required: false,
+    description:
+      "`respond-async` (RFC 7240): answer 202 at once with the run, and follow it at its `Location` (or on the " +
+      "event stream) instead of holding the request open until Komodo finishes. Use it behind a reverse proxy, " +
+      "whose read timeout (nginx: 60 s, Cloudflare: 100 s) would otherwise cut a long deploy.",
+    schema: { type: "string" as const },
+    example: "respond-async",
+  },
+  {
+    name: "Idempotency-Key",
+    in: "header" as const,
+    required: false,
+    description:
+      `A key of your choice (1 to 255 visible ASCII characters). A repeat with the same key and the same body ` +
+      `within ${IDEMPOTENCY_KEY_HOURS} hours (per user; all keys of one user share them) answers the same run ` +
+      "instead of deploying again: 202 with it when asynchronous, or its outcome once it ends. The same key with " +
+      "another body: 422.",
+    schema: { type: "string" as const, minLength: 1, maxLength: 255 },
+    example: "release-4711-web",
+  },
+];
 
 export const deployEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("subscribed"), running: z.array(deployRun) }),
@@ -44,31 +108,55 @@ export const deployEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("finished"), run: finishedRun }),
 ]);
 
-export const deployProcedures = {
-  run: keyOrSession({
-    permission: "deploy",
-    method: "POST",
-    path: "/api/v0/deploy",
-    tags: ["Deploy"],
-    summary: "Run pull, redeploy or pull-redeploy on a stack",
-    description:
-      "`redeploy` takes the stack down (unless it is already down) and deploys it again; `pull-redeploy` pulls " +
-      "first. The answer comes once Komodo has finished every step. Every request is recorded in the history.",
-    errors: {
-      502: "Komodo refused the action, failed it, or could not be reached; the message carries its reason",
-      503: "No Komodo connection yet",
-      504: "Komodo did not finish within DEPLOY_TIMEOUT_SECONDS",
-    },
-  })
-    .input(z.strictObject({ stack: stackName, action: deployAction }))
-    .output(
+const runDeploy = keyOrSession({
+  permission: "deploy",
+  method: "POST",
+  path: "/api/v0/deploy",
+  tags: ["Deploy"],
+  summary: "Run pull, redeploy or pull-redeploy on a stack",
+  description:
+    "`redeploy` takes the stack down (unless it is already down) and deploys it again; `pull-redeploy` pulls " +
+    "first. The answer comes once Komodo has finished every step, unless the request has " +
+    "`Prefer: respond-async`: then it is 202 at once with the run, whose outcome " +
+    "`GET /api/v0/deploy/runs/{id}` and the event stream tell. Every request is recorded in the history.",
+  errors: {
+    422: "The Idempotency-Key was already used with another body",
+    502: "Komodo refused the action, failed it, or could not be reached; the message carries its reason",
+    503: "No Komodo connection yet",
+    504: "Komodo did not finish within DEPLOY_TIMEOUT_SECONDS",
+  },
+})
+  .input(z.strictObject({ stack: stackName, action: deployAction }))
+  .output(
+    z.union([
       z.object({
-        success: z.literal(true),
-        message: z.string().meta({ example: "Acción 'redeploy' completada para 'web'" }),
-        stack: z.string(),
-        action: deployAction,
+        status: z.literal(200).meta({ description: "Komodo finished every step" }),
+        body: syncDeployAnswer,
       }),
-    ),
+      z.object({
+        status: z
+          .literal(202)
+          .meta({ description: "With `Prefer: respond-async`: the run is recorded and started; follow it" }),
+        headers: z.object({
+          location: z.string().meta({ description: "The run: `/api/v0/deploy/runs/{id}`" }),
+          "preference-applied": z.literal(RESPOND_ASYNC_PREFERENCE),
+        }),
+        body: z.object({ run: deployRun }),
+      }),
+    ]),
+  );
+
+/** The route's own header parameters, added to what `keyOrSession` documents. */
+const documentedSpec = runDeploy["~orpc"].route.spec;
+
+export const deployProcedures = {
+  run: runDeploy.route({
+    outputStructure: "detailed",
+    spec: (operation) => {
+      const described = typeof documentedSpec === "function" ? documentedSpec(operation) : operation;
+      return { ...described, parameters: [...(described.parameters ?? []), ...requestHeaders] };
+    },
+  }),
   events: keyOrSession({
     permission: "read",
     method: "GET",
@@ -77,8 +165,22 @@ export const deployProcedures = {
     summary: "Live deploy events (Server-Sent Events)",
     description:
       "Each event's data is a JSON object with `type`: `subscribed` once on connecting (with the deploys in " +
-      "progress), then `started` and `finished` for every deploy, whoever started it. Deploys and pulls that " +
+      "progress), then `started` and `finished` for every deploy, whoever started it. `started` comes again, " +
+      "with the same run, each time its `step` changes (keep the runs by id: the later one replaces it). Deploys and pulls that " +
       'Stackgate did not start, seen on Komodo\'s update stream, come too, marked `source: "komodo"`. ' +
       "Nothing is replayed.",
   }).output(eventIterator(deployEvent)),
+  getRun: keyOrSession({
+    permission: "read",
+    method: "GET",
+    path: "/api/v0/deploy/runs/{id}",
+    tags: ["Deploy"],
+    summary: "One deploy run: running (with its step) or finished (with its outcome)",
+    description:
+      "The run a `202` answer's `Location` names, or any run of the history by its id. An API key needs the " +
+      "`history` read in its scope, and sees only the runs of the stacks its scope allows (404 for the others).",
+    errors: { 404: "No run with this id (or not one this API key may see)" },
+  })
+    .input(z.strictObject({ id: z.string().min(1, "id must not be empty").max(100, "id is too long") }))
+    .output(z.object({ run: deployRunStatus })),
 };

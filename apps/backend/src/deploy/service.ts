@@ -9,7 +9,8 @@ import { type Deadline, deadlineIn } from "../platform/deadline.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { StackLanes } from "../platform/stack-lanes.ts";
 import { type KomodoClient, UpstreamError } from "../upstream/komodo-client.ts";
-import type { DeployRun, FinishedRun } from "./run.ts";
+import type { DeployRun, DeployRunStatus, DeployStep, FinishedRun } from "./run.ts";
+import { IdempotencyKeyReused, type RunStore, requestHash, UnknownRunError } from "./runs.ts";
 
 export type DeployAction = "pull" | "redeploy" | "pull-redeploy";
 
@@ -33,6 +34,13 @@ export class DeployFailure extends Error {
 
 type ExecuteStep = "PullStack" | "DestroyStack" | "DeployStack";
 
+/** The step each execute call is, as runs show it. */
+const stepOf: Record<ExecuteStep, DeployStep> = {
+  PullStack: "pull",
+  DestroyStack: "take-down",
+  DeployStack: "deploy",
+};
+
 export const successMessage = (action: DeployAction, stack: string) =>
   `Acción '${action}' completada para '${stack}'`;
 
@@ -45,10 +53,17 @@ interface Attempt {
   action: DeployAction;
   deadline: Deadline;
   signal: AbortSignal;
+  /** Told of each step as it begins. */
+  onStep: (step: DeployStep) => void;
 }
 
 /** Runs one execute call and follows its Update to completion; a failed Update is a failure. */
-async function step(client: KomodoClient, type: ExecuteStep, { stack, action, deadline, signal }: Attempt) {
+async function step(
+  client: KomodoClient,
+  type: ExecuteStep,
+  { stack, action, deadline, signal, onStep }: Attempt,
+) {
+  onStep(stepOf[type]);
   try {
     await client.executeAndWait(type, { stack }, { deadline, signal });
   } catch (error) {
@@ -76,9 +91,40 @@ const plans: Record<DeployAction, Plan> = {
   },
 };
 
+/** What the synchronous API answers for a deploy that succeeded. */
+export interface DeployAnswer {
+  success: true;
+  message: string;
+  stack: string;
+  action: DeployAction;
+}
+
+export interface DeployRequest {
+  stack: string;
+  action: DeployAction;
+  caller: Caller;
+  /** The caller's Idempotency-Key: a repeat within its lifetime answers the same run. */
+  idempotencyKey?: string;
+}
+
+/** A run once recorded: its start, and its outcome when it ends. */
+interface OpenRun {
+  run: DeployRun;
+  outcome: () => Promise<DeployAnswer>;
+}
+
+/**
+ * The outcomes of recent keyed runs, so that a repeat after the run ended answers exactly as the
+ * run did (a 504 stays a 504). Older ones are answered from the history row.
+ */
+const REMEMBERED_KEYED_RUNS = 1000;
+/** How often the history row of a run held by another instance is read while it runs. */
+const RECORDED_OUTCOME_POLL_MS = 1000;
+
 export function createDeployService({
   connection,
   history,
+  runs,
   events,
   clock,
   deployTimeoutMs,
@@ -87,6 +133,8 @@ export function createDeployService({
 }: {
   connection: ConnectionService;
   history: HistoryService;
+  /** The runs' steps and idempotency keys. */
+  runs: RunStore;
   events: DeployEventBus;
   clock: Clock;
   deployTimeoutMs: number;
@@ -104,10 +152,28 @@ export function createDeployService({
       { stack, action },
     );
 
-  async function attempt(action: DeployAction, stack: string, deadline: Deadline) {
+  const keyedRuns = new Map<string, OpenRun>();
+
+  async function attempt(run: DeployRun, deadline: Deadline) {
+    const { action, stack } = run;
     if (shutdown.signal.aborted) throw interrupted(action, stack);
+    const onStep = (step: DeployStep) => {
+      try {
+        runs.setStep(run.id, step);
+      } catch (error) {
+        // The step is a courtesy to whoever follows the run; the deploy goes on without it.
+        logger.warn({ err: error, stack, action, step }, "the deploy's step could not be recorded");
+      }
+      events.started({ ...run, step });
+    };
     try {
-      await plans[action](connection.requireClient(), { stack, action, deadline, signal: shutdown.signal });
+      await plans[action](connection.requireClient(), {
+        stack,
+        action,
+        deadline,
+        signal: shutdown.signal,
+        onStep,
+      });
     } catch (error) {
       if (error instanceof DeployFailure) throw error;
       if (error instanceof Shutdown) throw interrupted(action, stack);
@@ -128,13 +194,33 @@ export function createDeployService({
   }
 
   return {
-    /** Runs the action to its real outcome; the history row is written before this returns. */
-    run(request: { stack: string; action: DeployAction; caller: Caller }) {
-      const running = runToEnd(request);
-      inFlight.add(running);
-      const forget = () => inFlight.delete(running);
-      running.then(forget, forget);
-      return running;
+    /**
+     * Runs the action to its real outcome; the history row is written before this returns. With an
+     * idempotency key already used for the same request, the earlier run's outcome instead.
+     */
+    run(request: DeployRequest): Promise<DeployAnswer> {
+      return open(request).outcome();
+    },
+
+    /**
+     * Records the run and starts it without waiting for its end (`Prefer: respond-async`); it goes
+     * on exactly as a synchronous one (history, events, alert, metrics, shutdown). With an
+     * idempotency key already used for the same request, the earlier run instead.
+     */
+    start(request: DeployRequest): DeployRun {
+      return open(request).run;
+    },
+
+    /** A run by id, if `visible` admits its stack (a scoped API key's); else UnknownRunError. */
+    find(id: string, visible: (stack: string) => boolean = () => true): DeployRunStatus {
+      const entry = runs.find(id);
+      if (!entry || !visible(entry.stack)) throw new UnknownRunError(id);
+      if (!entry.running) {
+        return { ...runOf(entry), status: "finished" };
+      }
+      const live = events.running().find((run) => run.id === id);
+      const step = live?.step ?? (entry.step as DeployStep | null) ?? undefined;
+      return { ...startedRunOf(entry), ...(step ? { step } : {}), status: "running" };
     },
 
     /**
@@ -163,15 +249,8 @@ export function createDeployService({
     },
   };
 
-  async function runToEnd({
-    stack,
-    action,
-    caller,
-  }: {
-    stack: string;
-    action: DeployAction;
-    caller: Caller;
-  }) {
+  /** Records the run (or finds the earlier run of the same idempotency key) and sets it going. */
+  function open({ stack, action, caller, idempotencyKey }: DeployRequest): OpenRun {
     const run: DeployRun = {
       id: randomUUID(),
       stack,
@@ -180,9 +259,7 @@ export function createDeployService({
       actorName: caller.actorName,
       startedAt: new Date(clock.now()),
     };
-    // On record before anything reaches Komodo: a crash from here on leaves a running row, which
-    // the next start marks as interrupted. Without the row, nothing is sent.
-    try {
+    const record = () =>
       history.begin({
         id: run.id,
         startedAt: run.startedAt,
@@ -192,7 +269,24 @@ export function createDeployService({
         stack,
         action,
       });
+    // On record before anything reaches Komodo: a crash from here on leaves a running row, which
+    // the next start marks as interrupted. Without the row, nothing is sent.
+    try {
+      if (idempotencyKey !== undefined) {
+        const hash = requestHash({ stack, action });
+        const claim = runs.claim(
+          { ownerId: caller.userId, key: idempotencyKey, requestHash: hash, runId: run.id },
+          record,
+        );
+        if (!claim.claimed) {
+          if (claim.requestHash !== hash) throw new IdempotencyKeyReused();
+          return earlierRun(claim.runId, { stack, action });
+        }
+      } else {
+        record();
+      }
     } catch (error) {
+      if (error instanceof IdempotencyKeyReused || error instanceof DeployFailure) throw error;
       const outage = databaseOutage(error);
       if (outage)
         logger.warn({ stack, action, reason: outage.problem }, "deploy refused: the database is unavailable");
@@ -205,11 +299,63 @@ export function createDeployService({
       );
     }
     events.started(run);
+    const ending = follow(run);
+    inFlight.add(ending);
+    const forget = () => inFlight.delete(ending);
+    ending.then(forget, forget);
+    // Nobody awaits a run started asynchronously: its failure is told by its record and events.
+    ending.catch(() => {});
+    const opened = { run, outcome: () => ending };
+    if (idempotencyKey !== undefined) {
+      keyedRuns.set(run.id, opened);
+      // A Map iterates in insertion order: the first key is the oldest.
+      if (keyedRuns.size > REMEMBERED_KEYED_RUNS) keyedRuns.delete(keyedRuns.keys().next().value as string);
+    }
+    return opened;
+  }
+
+  /** The run an idempotency key already started: live or remembered, else as the history has it. */
+  function earlierRun(id: string, target: { stack: string; action: DeployAction }): OpenRun {
+    const remembered = keyedRuns.get(id);
+    if (remembered) return remembered;
+    const entry = runs.find(id);
+    if (!entry) {
+      throw new DeployFailure(
+        "unexpected",
+        `The run ${id} of this Idempotency-Key is not in the history`,
+        target,
+      );
+    }
+    return { run: startedRunOf(entry), outcome: () => recordedOutcome(id, target) };
+  }
+
+  /** The outcome of a run this instance does not hold, from its history row once it has ended. */
+  async function recordedOutcome(id: string, target: { stack: string; action: DeployAction }) {
+    const deadline = deadlineIn(deployTimeoutMs + RECORDED_OUTCOME_POLL_MS);
+    let entry = runs.find(id);
+    while (entry?.running && !deadline.passed()) {
+      await new Promise((resolve) => setTimeout(resolve, RECORDED_OUTCOME_POLL_MS));
+      entry = runs.find(id);
+    }
+    if (!entry || entry.running) {
+      throw new DeployFailure(
+        "timed-out",
+        `The run ${id} of this Idempotency-Key did not end in time`,
+        target,
+      );
+    }
+    if (!entry.success) throw new DeployFailure("komodo-failed", entry.message, target);
+    return { success: true as const, message: entry.message, stack: entry.stack, action: entry.action };
+  }
+
+  /** Takes a recorded run to its end: Komodo's steps, then the history row and the `finished` event. */
+  async function follow(run: DeployRun): Promise<DeployAnswer> {
+    const { stack, action } = run;
     const deadline = deadlineIn(deployTimeoutMs);
     let failure: DeployFailure | undefined;
     try {
       if (stopping) throw interrupted(action, stack);
-      await lanes.run(stack, () => attempt(action, stack, deadline));
+      await lanes.run(stack, () => attempt(run, deadline));
     } catch (error) {
       if (!(error instanceof DeployFailure)) logger.error({ err: error, stack, action }, "deploy crashed");
       failure =
@@ -226,14 +372,19 @@ export function createDeployService({
   }
 }
 
-/** A history row's run, as deploy events carry it. */
-const runOf = (entry: HistoryEntry): FinishedRun => ({
+/** A history row's run as it started. */
+const startedRunOf = (entry: HistoryEntry): DeployRun => ({
   id: entry.id,
   stack: entry.stack,
   action: entry.action,
   via: entry.via,
   actorName: entry.actor,
   startedAt: entry.startedAt,
+});
+
+/** A history row's run, as deploy events carry it. */
+const runOf = (entry: HistoryEntry): FinishedRun => ({
+  ...startedRunOf(entry),
   success: entry.success,
   message: entry.message,
   finishedAt: entry.createdAt,

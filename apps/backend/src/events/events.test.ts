@@ -53,7 +53,10 @@ describe("live deploy events", () => {
         via: "session",
         actorName: "Ada Admin",
       });
+      expect(started.run.step).toBeUndefined();
       expect(Date.parse(started.run.startedAt)).not.toBeNaN();
+      // The same run again as each step begins, then its end.
+      expect(await stream.next()).toEqual({ type: "started", run: { ...started.run, step: "pull" } });
       const finished = await stream.next();
       expect(finished.type).toBe("finished");
       expect(finished.run).toMatchObject({
@@ -75,6 +78,7 @@ describe("live deploy events", () => {
       await deploy("broken", "pull", { "x-api-key": key });
       const started = await stream.next();
       expect(started.run).toMatchObject({ via: "apiKey", actorName: "API Key: events-pipeline" });
+      expect((await stream.next()).run.step).toBe("pull");
       const finished = await stream.next();
       expect(finished.run).toMatchObject({ id: started.run.id, success: false });
       expect(finished.run.message).toContain("pull access denied");
@@ -93,8 +97,18 @@ describe("live deploy events", () => {
     try {
       const subscribed = await late.next();
       expect(subscribed.type).toBe("subscribed");
-      expect(subscribed.running).toEqual([started.run]);
-      expect((await late.next(3000)).type).toBe("finished");
+      // By now the run may be on its first step.
+      expect(subscribed.running).toEqual([{ ...started.run, step: subscribed.running[0]?.step }]);
+      // Then the steps still to come, and its end.
+      const later = [await late.next(3000)];
+      while (later.at(-1).type !== "finished") later.push(await late.next(3000));
+      const steps = ["take-down", "deploy"];
+      const stepAtSubscribing = subscribed.running[0].step;
+      expect(later.map((event) => event.run.step ?? event.type)).toEqual([
+        ...steps.slice(stepAtSubscribing ? steps.indexOf(stepAtSubscribing) + 1 : 0),
+        "finished",
+      ]);
+      expect(later.every((event) => event.run.id === started.run.id)).toBe(true);
       await answered;
     } finally {
       first.close();
@@ -111,6 +125,7 @@ describe("live deploy events", () => {
         expect((await stream.next()).type).toBe("subscribed");
         await deploy("web", "pull", headers);
         expect((await stream.next()).type).toBe("started");
+        expect((await stream.next()).run.step).toBe("pull");
         expect((await stream.next()).type).toBe("finished");
         expect(stream.response.headers.get("x-content-type-options")).toBe("nosniff");
       } finally {

@@ -28,7 +28,12 @@ function useDeployMutation() {
   const refreshAfterDeploy = useRefreshAfterDeploy();
   return useMutation({
     mutationKey: DEPLOY_MUTATION_KEY,
-    mutationFn: (request: DeployRequest) => api.deploy.run(request),
+    mutationFn: async (request: DeployRequest) => {
+      // Asked without `Prefer: respond-async`, the answer is always the finished deploy's (200).
+      const answer = await api.deploy.run(request);
+      if (answer.status !== 200) throw new Error(`Unexpected answer ${answer.status} to a deploy`);
+      return answer.body;
+    },
     onSuccess: (answer) => {
       showToast({
         tone: answer.success ? "success" : "danger",

@@ -1,0 +1,107 @@
+import { createHash } from "node:crypto";
+import { IDEMPOTENCY_KEY_HOURS } from "@stackgate/contract";
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Database } from "../db/database.ts";
+import { deployHistory, deployIdempotency } from "../db/schema.ts";
+import type { Clock } from "../platform/clock.ts";
+import type { DeployStep } from "./run.ts";
+
+const KEY_LIFETIME_MS = IDEMPOTENCY_KEY_HOURS * 3_600_000;
+/** Expired keys are deleted at most this often (on the next keyed request). */
+const PURGE_EVERY_MS = 60_000;
+
+/** An Idempotency-Key already used, within its lifetime, by the same owner for another request body. */
+export class IdempotencyKeyReused extends Error {
+  constructor() {
+    super(
+      "Idempotency-Key: this key was already used for a different request body (stack or action) " +
+        `within the last ${IDEMPOTENCY_KEY_HOURS} hours; use a new key for a different deploy`,
+    );
+    this.name = "IdempotencyKeyReused";
+  }
+}
+
+/** No run with this id that the caller may see. */
+export class UnknownRunError extends Error {
+  constructor(id: string) {
+    super(`No deploy run with id '${id}'`);
+    this.name = "UnknownRunError";
+  }
+}
+
+/** The fingerprint of what a keyed request asks for: a repeat must ask for the same. */
+export const requestHash = (request: { stack: string; action: string }) =>
+  createHash("sha256")
+    .update(JSON.stringify([request.stack, request.action]))
+    .digest("hex");
+
+export type KeyClaim = { claimed: true } | { claimed: false; runId: string; requestHash: string };
+
+/**
+ * The runs' own rows: the step of a running run, a run by id, and the idempotency keys
+ * (table `deploy_idempotency`, primary key owner + key, which decides between concurrent repeats).
+ */
+export function createRunStore({ db, clock }: { db: Database; clock: Clock }) {
+  const setStep = db
+    .update(deployHistory)
+    .set({ step: sql`${sql.placeholder("step")}` })
+    .where(and(eq(deployHistory.id, sql.placeholder("id")), eq(deployHistory.running, true)))
+    .prepare();
+  const findRun = db
+    .select()
+    .from(deployHistory)
+    .where(eq(deployHistory.id, sql.placeholder("id")))
+    .prepare();
+  let purgedAt = Number.NEGATIVE_INFINITY;
+
+  const cutoff = () => new Date(clock.now() - KEY_LIFETIME_MS);
+
+  return {
+    setStep(id: string, step: DeployStep) {
+      setStep.run({ id, step });
+    },
+
+    find(id: string) {
+      return findRun.get({ id });
+    },
+
+    /**
+     * Takes the key for a new run and records that run (`record`, the history's running row) in
+     * the same transaction, so that neither exists without the other. When the owner already used
+     * the key within its lifetime, nothing is written and the earlier run is answered.
+     */
+    claim(
+      claim: { ownerId: string; key: string; requestHash: string; runId: string },
+      record: () => void,
+    ): KeyClaim {
+      const now = clock.now();
+      if (now - purgedAt >= PURGE_EVERY_MS) {
+        db.delete(deployIdempotency).where(lt(deployIdempotency.createdAt, cutoff())).run();
+        purgedAt = now;
+      }
+      return db.transaction((tx) => {
+        const sameKey = and(
+          eq(deployIdempotency.ownerId, claim.ownerId),
+          eq(deployIdempotency.key, claim.key),
+        );
+        // A key past its lifetime that the purge has not reached yet is free again.
+        tx.delete(deployIdempotency)
+          .where(and(sameKey, lt(deployIdempotency.createdAt, cutoff())))
+          .run();
+        const inserted = tx
+          .insert(deployIdempotency)
+          .values({ ...claim, createdAt: new Date(now) })
+          .onConflictDoNothing()
+          .run();
+        if (inserted.changes === 0) {
+          const earlier = tx.select().from(deployIdempotency).where(sameKey).get();
+          if (earlier) return { claimed: false, runId: earlier.runId, requestHash: earlier.requestHash };
+        }
+        record();
+        return { claimed: true };
+      });
+    },
+  };
+}
+
+export type RunStore = ReturnType<typeof createRunStore>;
