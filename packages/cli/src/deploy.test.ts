@@ -38,6 +38,8 @@ describe.runIf(requireNginx)("stackgate deploy through nginx (proxy_read_timeout
         { name: SLOW, faults: { updateDelayMs: STEP_MS } },
         { name: BROKEN, faults: { failWith: KOMODO_REASON } },
         { name: QUICK, faults: { updateDelayMs: 300 } },
+        // The stack docs/ci.md's examples deploy: longer than nginx's read timeout.
+        { name: "web", faults: { updateDelayMs: 2_000 } },
       ],
     });
   });
@@ -197,6 +199,27 @@ describe.runIf(requireNginx)("stackgate deploy through nginx (proxy_read_timeout
       // redeploy of a running stack: one take-down and one deploy, not two of each.
       expect(komodoExecutes(stack)).toBe(2);
     });
+  });
+
+  test("docs/ci.md's curl path (respond-async, then polling the run) reaches the outcome through the proxy", async () => {
+    const docs = readFileSync(join(import.meta.dirname, "../../../docs/ci.md"), "utf8");
+    const script = /## Without any tool: curl[\s\S]*?```sh\n([\s\S]*?)```/.exec(docs)?.[1];
+    expect(script).toBeDefined();
+    const env = {
+      PATH: process.env.PATH,
+      STACKGATE_URL: world.nginx.url,
+      STACKGATE_API_KEY: world.key,
+      CI_PIPELINE_ID: "4711",
+    };
+    const { exitCode, stdout } = await new Promise<{ exitCode: number; stdout: string }>((resolve) =>
+      execFile("sh", ["-c", script!], { env }, (error, out) =>
+        resolve({ exitCode: error ? Number(error.code) : 0, stdout: out }),
+      ),
+    );
+    expect(exitCode, stdout).toBe(0);
+    expect(stdout).toContain("still running: ");
+    expect(stdout.trim().split("\n").at(-1)).toBe("Acción 'pull-redeploy' completada para 'web'");
+    expect(await historyOf("web")).toHaveLength(1);
   });
 
   describe("the GitLab CI template's job script, run by sh with the built CLI as `stackgate`", () => {
