@@ -7,8 +7,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse } from "yaml";
+import { requireNginx } from "../../../apps/backend/src/testing/nginx.ts";
 import { type CliRun, type CliWorld, startCliWorld } from "./testing/cli-world.ts";
-import { nginxAvailable } from "./testing/nginx.ts";
 
 const SLOW = "slow-web";
 const BROKEN = "broken-api";
@@ -17,13 +17,7 @@ const KOMODO_REASON = "pull access denied for ghcr.io/acme/broken-api, repositor
 /** pull-redeploy is three Komodo steps (pull, take down, deploy): about 10 s on this stack. */
 const STEP_MS = 3_400;
 
-const requireNginx = process.env.CI === "true" || nginxAvailable;
-if (!nginxAvailable)
-  console.warn(
-    `\n*** nginx is missing (apt-get install -y nginx-light): the CLI's proxy tests are skipped ***\n`,
-  );
-
-describe.runIf(requireNginx)("stackgate deploy through nginx (proxy_read_timeout 5s)", () => {
+describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeout 5s)", () => {
   let world: CliWorld;
   const runs: CliRun[] = [];
   const run = async (...args: Parameters<CliWorld["run"]>) => {

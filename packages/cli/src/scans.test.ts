@@ -3,13 +3,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { requireNginx } from "../../../apps/backend/src/testing/nginx.ts";
 import { type CliWorld, startCliWorld } from "./testing/cli-world.ts";
-import { nginxAvailable } from "./testing/nginx.ts";
 
 const VULNERABLE_IMAGE = "ghcr.io/acme/critical-app:1.0";
 const CLEAN_IMAGE = "ghcr.io/acme/clean-app:1.0";
 
-describe.runIf(process.env.CI === "true" || nginxAvailable)("scans, stacks and history", () => {
+describe.runIf(requireNginx())("scans, stacks and history", () => {
   let world: CliWorld;
 
   beforeAll(async () => {

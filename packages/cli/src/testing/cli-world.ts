@@ -12,8 +12,8 @@ import {
   startKomodoSimulator,
 } from "@stackgate/simulators";
 import { startTestBackend, type TestBackend } from "../../../../apps/backend/src/testing/harness.ts";
+import { type Nginx, startNginx } from "../../../../apps/backend/src/testing/nginx.ts";
 import { bundleCli } from "../bundle.ts";
-import { type NginxProxy, startNginx } from "./nginx.ts";
 
 export interface CliRun {
   exitCode: number;
@@ -24,7 +24,7 @@ export interface CliRun {
 export interface CliWorld {
   komodo: KomodoSimulator;
   app: TestBackend;
-  nginx: NginxProxy;
+  nginx: Nginx;
   cookie: string;
   key: string;
   /** The built files: `stackgate.mjs` and `action.mjs`. */
