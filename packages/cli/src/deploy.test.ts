@@ -107,6 +107,37 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
     expect(result.stdout + result.stderr).not.toContain(wrongKey);
   });
 
+  const scopedKey = async (name: string, scope: object) => {
+    const created = await world.app.request("/api/v0/apikeys", {
+      method: "POST",
+      headers: { cookie: world.cookie },
+      json: { name, scope },
+    });
+    expect(created.status, created.text).toBe(200);
+    return created.json.key as string;
+  };
+
+  test("an action outside the key's scope exits 2 with Stackgate's reason (403)", async () => {
+    const key = await scopedKey("pull-only", { actions: ["pull"] });
+    const result = await run(["deploy", QUICK, "--action", "redeploy"], { env: { STACKGATE_API_KEY: key } });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      `Stackgate refused to deploy '${QUICK}' (403): This API key may not redeploy`,
+    );
+    expect(result.stderr).not.toContain(key);
+  });
+
+  test("a key that may not open the event stream follows the run by polling it", async () => {
+    const key = await scopedKey("no-events", { read: ["history"] });
+    const result = await run(["deploy", QUICK, "--action", "pull"], { env: { STACKGATE_API_KEY: key } });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      "The event stream is not open to this key (403); following the run by polling",
+    );
+    expect(result.stdout).toContain(`Succeeded in`);
+    expect(result.stdout + result.stderr).not.toContain(key);
+  });
+
   test("usage errors exit 2 before anything is sent", async () => {
     const calls = world.komodo.calls.length;
     expect((await run(["deploy"])).exitCode).toBe(2);
