@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Built by packages/cli/src/bundle.ts; do not edit.
 
-// packages/cli/src/action.ts
+// src/action.ts
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-// packages/cli/src/exit.ts
+// src/exit.ts
 var EXIT = {
   success: 0,
   /** The deploy failed (Komodo's reason is printed), or a scan gate found findings. */
@@ -18,7 +18,7 @@ var EXIT = {
   timeout: 3
 };
 
-// packages/cli/src/duration.ts
+// src/duration.ts
 function formatElapsed(ms) {
   const seconds = Math.max(0, Math.floor(ms / 1e3));
   const hours = Math.floor(seconds / 3600);
@@ -27,13 +27,13 @@ function formatElapsed(ms) {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
-// packages/cli/src/commands/deploy.ts
+// src/commands/deploy.ts
 function dashboardLinks(baseUrl, stack) {
   const name = encodeURIComponent(stack);
   return { stack: `${baseUrl}/stacks/${name}`, history: `${baseUrl}/history?stack=${name}` };
 }
 
-// packages/cli/src/action.ts
+// src/action.ts
 var cliPath = fileURLToPath(new URL("./stackgate.mjs", import.meta.url));
 var input = (name) => (process.env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
 function runCli(args, env) {

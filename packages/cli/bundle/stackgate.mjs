@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Built by packages/cli/src/bundle.ts; do not edit.
 
-// packages/cli/src/cli.ts
+// src/cli.ts
 import { parseArgs } from "node:util";
 
-// packages/cli/src/deploy.ts
+// src/deploy.ts
 import { randomUUID } from "node:crypto";
 
-// packages/cli/src/event-stream.ts
+// src/event-stream.ts
 async function* eventPayloads(body) {
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -39,7 +39,7 @@ async function* eventPayloads(body) {
   }
 }
 
-// packages/cli/src/exit.ts
+// src/exit.ts
 var EXIT = {
   success: 0,
   /** The deploy failed (Komodo's reason is printed), or a scan gate found findings. */
@@ -60,7 +60,7 @@ function printable(text) {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "");
 }
 
-// packages/cli/src/http.ts
+// src/http.ts
 var RETRIED_STATUSES = /* @__PURE__ */ new Set([429, 502, 503, 504]);
 var defaultBackoffMs = (attempt) => Math.min(1e4, 1e3 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
 function isTransient(answer) {
@@ -162,7 +162,7 @@ function unexpectedAnswer(answer, what) {
   return new CliError(`Could not ${what}: Stackgate answered ${answer.status}: ${message}`, EXIT.failed);
 }
 
-// packages/cli/src/deploy.ts
+// src/deploy.ts
 var DEPLOY_ACTIONS = ["pull", "redeploy", "pull-redeploy"];
 var START_RETRY_MS = 12e4;
 async function deploy(options) {
@@ -300,7 +300,7 @@ function parseAction(text) {
   );
 }
 
-// packages/cli/src/duration.ts
+// src/duration.ts
 var UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5 };
 function parseDuration(text) {
   const trimmed = text.trim();
@@ -319,7 +319,7 @@ function formatElapsed(ms) {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
-// packages/cli/src/progress.ts
+// src/progress.ts
 var STEP_LABELS = {
   pull: "pulling images",
   "take-down": "taking the stack down",
@@ -373,11 +373,11 @@ function createProgress({
   };
 }
 
-// packages/cli/src/commands/context.ts
+// src/commands/context.ts
 var printJson = (context, value) => context.stdout.write(`${JSON.stringify(value, null, 2)}
 `);
 
-// packages/cli/src/commands/deploy.ts
+// src/commands/deploy.ts
 var DEFAULT_TIMEOUT = "15m";
 function dashboardLinks(baseUrl, stack) {
   const name = encodeURIComponent(stack);
@@ -431,7 +431,7 @@ ${url}
   return exitCode2;
 }
 
-// packages/cli/src/table.ts
+// src/table.ts
 function table(header, rows) {
   const cells = [header, ...rows.map((row) => row.map(printable))];
   const widths = header.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? "").length)));
@@ -440,7 +440,7 @@ function table(header, rows) {
   ).join("\n");
 }
 
-// packages/cli/src/commands/history.ts
+// src/commands/history.ts
 async function historyCommand(context, flags) {
   const query = new URLSearchParams();
   if (typeof flags.stack === "string") query.set("stack", flags.stack);
@@ -474,7 +474,7 @@ async function historyCommand(context, flags) {
   return 0;
 }
 
-// packages/cli/src/commands/scans.ts
+// src/commands/scans.ts
 var SEVERITIES = ["critical", "high", "medium", "low", "unknown"];
 var GATES = { critical: ["critical"], high: ["critical", "high"] };
 async function scansCommand(context, flags) {
@@ -570,7 +570,7 @@ ${table(
   }
 }
 
-// packages/cli/src/commands/stacks.ts
+// src/commands/stacks.ts
 async function stacksCommand(context) {
   const answer = await context.api.call("GET", "/api/v0/stacks", { retryUntil: Date.now() + 3e4 });
   if (answer.status !== 200) throw unexpectedAnswer(answer, "list the stacks");
@@ -594,7 +594,7 @@ async function stacksCommand(context) {
   return 0;
 }
 
-// packages/cli/src/config.ts
+// src/config.ts
 function resolveConnection(flags, env) {
   const url = (flags.url ?? env.STACKGATE_URL ?? "").trim();
   const apiKey = (flags["api-key"] ?? env.STACKGATE_API_KEY ?? "").trim();
@@ -620,7 +620,7 @@ function resolveConnection(flags, env) {
   return { baseUrl: `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`, apiKey };
 }
 
-// packages/cli/src/help.ts
+// src/help.ts
 var CONNECTION = `Connection (every command):
   --url URL          Stackgate's address, e.g. https://stackgate.example.com
                      (default: $STACKGATE_URL)
@@ -732,7 +732,7 @@ Exit codes:
   2  usage error, unknown stack or image, or Stackgate refused the key (401/403)`
 };
 
-// packages/cli/src/cli.ts
+// src/cli.ts
 var CONNECTION_FLAGS = {
   url: { type: "string" },
   "api-key": { type: "string" },
@@ -829,7 +829,7 @@ function parseCommandLine(command, args) {
 }
 var VERSION = true ? "0.1.0" : "development";
 
-// packages/cli/src/main.ts
+// src/main.ts
 var exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   stdout: process.stdout,

@@ -17,6 +17,8 @@ export async function bundleCli(outDir: string) {
       action: join(packageDir, "src/action.ts"),
     },
     outdir: outDir,
+    // Paths in the bundle's comments are relative to this, whatever directory the build runs from.
+    absWorkingDir: packageDir,
     outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
