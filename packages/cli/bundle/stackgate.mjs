@@ -476,6 +476,8 @@ async function historyCommand(context, flags) {
 
 // src/commands/scans.ts
 var SEVERITIES = ["critical", "high", "medium", "low", "unknown"];
+var DEFAULT_SCAN_WAIT = "2m";
+var SCAN_POLL_MS = 2e3;
 var GATES = { critical: ["critical"], high: ["critical", "high"] };
 async function scansCommand(context, flags) {
   const failOn = typeof flags["fail-on"] === "string" ? flags["fail-on"] : void 0;
@@ -483,14 +485,37 @@ async function scansCommand(context, flags) {
     throw new CliError(`--fail-on must be critical or high (got '${printable(failOn)}')`, EXIT.usage);
   const stack = typeof flags.stack === "string" ? flags.stack : void 0;
   const image = typeof flags.image === "string" ? flags.image : void 0;
-  let images = image ? [await readImage(context, image)] : await readImages(context);
-  if (stack) {
-    images = images.filter((entry) => entry.stacks.includes(stack));
-    if (images.length === 0)
-      throw new CliError(
-        image ? `Stack '${stack}' does not use ${image}` : `No image of stack '${stack}' is known: check the name with 'stackgate stacks' (a scoped key sees only its stacks)`,
-        EXIT.usage
-      );
+  const waitText = typeof flags["scan-wait"] === "string" ? flags["scan-wait"] : DEFAULT_SCAN_WAIT;
+  const waitMs = parseDuration(waitText);
+  if (waitMs === void 0)
+    throw new CliError(
+      `--scan-wait must be a duration such as 0, 90s or 5m (got '${printable(waitText)}')`,
+      EXIT.usage
+    );
+  const select = async () => {
+    let images2 = image ? [await readImage(context, image)] : await readImages(context);
+    if (stack) {
+      images2 = images2.filter((entry) => entry.stacks.includes(stack));
+      if (images2.length === 0)
+        throw new CliError(
+          image ? `Stack '${stack}' does not use ${image}` : `No image of stack '${stack}' is known: check the name with 'stackgate stacks' (a scoped key sees only its stacks)`,
+          EXIT.usage
+        );
+    }
+    return images2;
+  };
+  let images = await select();
+  const waitUntil = Date.now() + waitMs;
+  const neverScanned = () => images.filter((entry) => entry.scannedAt === null && entry.status !== "failed");
+  if (failOn && neverScanned().length > 0 && waitMs > 0) {
+    context.stderr.write(
+      `Waiting up to ${waitText} for the first scan of ${neverScanned().length} image(s)\u2026
+`
+    );
+    while (neverScanned().length > 0 && Date.now() + SCAN_POLL_MS < waitUntil) {
+      await sleep(SCAN_POLL_MS);
+      images = await select();
+    }
   }
   const counted = failOn ? GATES[failOn] : [];
   const findingsOf = (entry) => counted.reduce((sum, severity) => sum + entry.counts[severity], 0);
@@ -500,6 +525,9 @@ async function scansCommand(context, flags) {
   } else {
     printImages(context, images);
     if (failOn) {
+      for (const entry of images.filter((each) => each.scannedAt === null))
+        context.stderr.write(`Not judged: ${entry.image} has no successful scan yet (${entry.status})
+`);
       for (const entry of failing)
         context.stderr.write(
           `${entry.image}: ${counted.map((severity) => `${entry.counts[severity]} ${severity}`).join(", ")}
@@ -710,7 +738,7 @@ ${CONNECTION}`,
   scans: `stackgate scans \u2014 the latest vulnerability scan of the stacks' images, and a gate on them
 
 Usage:
-  stackgate scans [--stack S] [--image I] [--fail-on critical|high] [--json]
+  stackgate scans [--stack S] [--image I] [--fail-on critical|high] [--scan-wait 2m] [--json]
 
   --stack S          Only the images stack S uses (as Komodo reports them now)
   --image I          Only this image reference, e.g. ghcr.io/acme/web:1.4, with its findings
@@ -718,11 +746,14 @@ Usage:
                      critical: any critical finding; high: any critical or high finding.
                      Use it as a gate before 'stackgate deploy':
                        stackgate scans --stack web --fail-on critical && stackgate deploy web
+  --scan-wait T      With --fail-on: how long to wait for the first scan of an image never
+                     scanned yet (e.g. a new tag; listing it queues its scan). Default 2m; 0: no wait.
 
 Without --stack and --image every image the key may see is listed (a scoped key: its
 stacks' images). The gate reads the latest successful scan of each image, which Stackgate
-makes in the background (Trivy); an image not scanned yet is listed as such and does not
-fail the gate. --json prints {"images": [...], "failOn": ..., "failing": [...]}.
+makes in the background (Trivy). An image still without a successful scan after --scan-wait
+is named ("Not judged") and does not fail the gate.
+--json prints {"images": [...], "failOn": ..., "failing": [...]}.
 
 ${CONNECTION}
 
@@ -743,7 +774,12 @@ var COMMAND_FLAGS = {
   deploy: { action: { type: "string" }, timeout: { type: "string" } },
   stacks: {},
   history: { stack: { type: "string" }, limit: { type: "string" } },
-  scans: { stack: { type: "string" }, image: { type: "string" }, "fail-on": { type: "string" } }
+  scans: {
+    stack: { type: "string" },
+    image: { type: "string" },
+    "fail-on": { type: "string" },
+    "scan-wait": { type: "string" }
+  }
 };
 var isCommand = (name) => !!name && Object.hasOwn(COMMAND_FLAGS, name);
 async function runCli(argv, io) {

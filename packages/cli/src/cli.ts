@@ -26,7 +26,12 @@ const COMMAND_FLAGS: Record<string, NonNullable<ParseArgsConfig["options"]>> = {
   deploy: { action: { type: "string" }, timeout: { type: "string" } },
   stacks: {},
   history: { stack: { type: "string" }, limit: { type: "string" } },
-  scans: { stack: { type: "string" }, image: { type: "string" }, "fail-on": { type: "string" } },
+  scans: {
+    stack: { type: "string" },
+    image: { type: "string" },
+    "fail-on": { type: "string" },
+    "scan-wait": { type: "string" },
+  },
 };
 
 type Command = "deploy" | "stacks" | "history" | "scans";

@@ -93,7 +93,7 @@ ${CONNECTION}`,
   scans: `stackgate scans — the latest vulnerability scan of the stacks' images, and a gate on them
 
 Usage:
-  stackgate scans [--stack S] [--image I] [--fail-on critical|high] [--json]
+  stackgate scans [--stack S] [--image I] [--fail-on critical|high] [--scan-wait 2m] [--json]
 
   --stack S          Only the images stack S uses (as Komodo reports them now)
   --image I          Only this image reference, e.g. ghcr.io/acme/web:1.4, with its findings
@@ -101,11 +101,14 @@ Usage:
                      critical: any critical finding; high: any critical or high finding.
                      Use it as a gate before 'stackgate deploy':
                        stackgate scans --stack web --fail-on critical && stackgate deploy web
+  --scan-wait T      With --fail-on: how long to wait for the first scan of an image never
+                     scanned yet (e.g. a new tag; listing it queues its scan). Default 2m; 0: no wait.
 
 Without --stack and --image every image the key may see is listed (a scoped key: its
 stacks' images). The gate reads the latest successful scan of each image, which Stackgate
-makes in the background (Trivy); an image not scanned yet is listed as such and does not
-fail the gate. --json prints {"images": [...], "failOn": ..., "failing": [...]}.
+makes in the background (Trivy). An image still without a successful scan after --scan-wait
+is named ("Not judged") and does not fail the gate.
+--json prints {"images": [...], "failOn": ..., "failing": [...]}.
 
 ${CONNECTION}
 

@@ -61,6 +61,15 @@ describe.runIf(requireNginx())("scans, stacks and history", () => {
     expect(listed.stdout).toMatch(/^IMAGE\s+STATUS\s+CRITICAL\s+HIGH\s+MEDIUM\s+LOW\s+STACKS$/m);
   });
 
+  test("--fail-on waits for the first scan of an image never scanned, then judges it", async () => {
+    const image = "ghcr.io/acme/slow-critical:2.0";
+    world.komodo.addStack({ name: "fresh", services: [{ service: "app", image }] });
+    const result = await world.run(["scans", "--stack", "fresh", "--fail-on", "critical"]);
+    expect(result.stderr).toContain("Waiting up to 2m for the first scan of 1 image(s)");
+    expect(result.exitCode, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^${image}: [1-9]\\d* critical$`, "m"));
+  });
+
   test("--image shows one image's findings", async () => {
     const result = await world.run(["scans", "--image", VULNERABLE_IMAGE]);
     expect(result.exitCode, result.stderr).toBe(0);

@@ -1,10 +1,15 @@
+import { parseDuration } from "../duration.ts";
 import { CliError, EXIT, printable } from "../exit.ts";
-import { unexpectedAnswer } from "../http.ts";
+import { sleep, unexpectedAnswer } from "../http.ts";
 import { table } from "../table.ts";
 import { type CommandContext, type Flags, printJson } from "./context.ts";
 
 const SEVERITIES = ["critical", "high", "medium", "low", "unknown"] as const;
 type Severity = (typeof SEVERITIES)[number];
+
+/** How long --fail-on waits by default for the first scan of an image never scanned yet. */
+export const DEFAULT_SCAN_WAIT = "2m";
+const SCAN_POLL_MS = 2_000;
 
 /** The severities each --fail-on level counts. */
 const GATES: Record<string, Severity[]> = { critical: ["critical"], high: ["critical", "high"] };
@@ -32,16 +37,40 @@ export async function scansCommand(context: CommandContext, flags: Flags): Promi
   const stack = typeof flags.stack === "string" ? flags.stack : undefined;
   const image = typeof flags.image === "string" ? flags.image : undefined;
 
-  let images = image ? [await readImage(context, image)] : await readImages(context);
-  if (stack) {
-    images = images.filter((entry) => entry.stacks.includes(stack));
-    if (images.length === 0)
-      throw new CliError(
-        image
-          ? `Stack '${stack}' does not use ${image}`
-          : `No image of stack '${stack}' is known: check the name with 'stackgate stacks' (a scoped key sees only its stacks)`,
-        EXIT.usage,
-      );
+  const waitText = typeof flags["scan-wait"] === "string" ? flags["scan-wait"] : DEFAULT_SCAN_WAIT;
+  const waitMs = parseDuration(waitText);
+  if (waitMs === undefined)
+    throw new CliError(
+      `--scan-wait must be a duration such as 0, 90s or 5m (got '${printable(waitText)}')`,
+      EXIT.usage,
+    );
+
+  const select = async () => {
+    let images = image ? [await readImage(context, image)] : await readImages(context);
+    if (stack) {
+      images = images.filter((entry) => entry.stacks.includes(stack));
+      if (images.length === 0)
+        throw new CliError(
+          image
+            ? `Stack '${stack}' does not use ${image}`
+            : `No image of stack '${stack}' is known: check the name with 'stackgate stacks' (a scoped key sees only its stacks)`,
+          EXIT.usage,
+        );
+    }
+    return images;
+  };
+  let images = await select();
+  // A gate judges scans: an image listed for the first time is queued by that listing, so wait for it.
+  const waitUntil = Date.now() + waitMs;
+  const neverScanned = () => images.filter((entry) => entry.scannedAt === null && entry.status !== "failed");
+  if (failOn && neverScanned().length > 0 && waitMs > 0) {
+    context.stderr.write(
+      `Waiting up to ${waitText} for the first scan of ${neverScanned().length} image(s)…\n`,
+    );
+    while (neverScanned().length > 0 && Date.now() + SCAN_POLL_MS < waitUntil) {
+      await sleep(SCAN_POLL_MS);
+      images = await select();
+    }
   }
 
   const counted = failOn ? GATES[failOn] : [];
@@ -54,6 +83,8 @@ export async function scansCommand(context: CommandContext, flags: Flags): Promi
   } else {
     printImages(context, images);
     if (failOn) {
+      for (const entry of images.filter((each) => each.scannedAt === null))
+        context.stderr.write(`Not judged: ${entry.image} has no successful scan yet (${entry.status})\n`);
       for (const entry of failing)
         context.stderr.write(
           `${entry.image}: ${counted.map((severity) => `${entry.counts[severity]} ${severity}`).join(", ")}\n`,
