@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createGateway } from "@stackgate/gateway";
@@ -25,7 +27,12 @@ let close: () => Promise<void>;
 describe.skipIf(!requireNginx())("behind nginx with proxy_read_timeout 5s", () => {
   beforeAll(async () => {
     ({ komodo, app, cookie, key, close } = await startConnectedBackend({
-      komodo: { stacks: [{ name: "big-images", state: "running", faults: { updateDelayMs: STEP_MS } }] },
+      komodo: {
+        stacks: [
+          { name: "big-images", state: "running", faults: { updateDelayMs: STEP_MS } },
+          { name: "web", state: "running", faults: { updateDelayMs: 3000 } },
+        ],
+      },
       keyName: "release-pipeline",
     }));
     gateway = createGateway({ backendUrl: app.url, frontendUrl: "http://127.0.0.1:9", version: "test" });
@@ -110,5 +117,33 @@ describe.skipIf(!requireNginx())("behind nginx with proxy_read_timeout 5s", () =
     expect(run.success).toBe(true);
     expect(executes()).toEqual(["DestroyStack", "DeployStack"]);
     expect(await rowsOf("big-images")).toBe(rowsBefore + 1);
+  }, 60_000);
+
+  it("the curl path of docs/ci.md, run as written, deploys through nginx and reports the outcome", async () => {
+    const guide = readFileSync(new URL("../../../../docs/ci.md", import.meta.url), "utf8");
+    const section = guide.slice(guide.indexOf("### Behind a reverse proxy"));
+    const script = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(script).toContain("Prefer: respond-async");
+    const env = {
+      ...process.env,
+      STACKGATE_URL: nginx.url,
+      STACKGATE_API_KEY: key,
+      GIT_SHA: `${Date.now()}`,
+    };
+    const run = () =>
+      new Promise<{ code: number; stdout: string }>((resolve) =>
+        execFile("sh", ["-c", script!], { env }, (error, stdout) =>
+          resolve({ code: error ? Number(error.code) : 0, stdout }),
+        ),
+      );
+    const first = await run();
+    expect(first.stdout).toMatch(/running: (pull|take-down|deploy)/);
+    expect(first.stdout).toContain("Acción 'pull-redeploy' completada para 'web'");
+    expect(first.code).toBe(0);
+    // The job retried: the same key answers the same (finished) run, and nothing is deployed again.
+    komodo.clearCalls();
+    const retried = await run();
+    expect(retried.code).toBe(0);
+    expect(executes()).toEqual([]);
   }, 60_000);
 });

@@ -70,6 +70,18 @@ it("on SIGTERM finishes running deploys, records every acknowledged one, ends st
     if (event.type === "finished") finished.add(event.run.stack);
   };
   while (started.size < names.length) record(await stream.next());
+  // A run started asynchronously is handled like the others: finished within the grace, or recorded as interrupted.
+  komodo.addStack({ name: "glacial-async", faults: { updateDelayMs: 60_000 } });
+  const accepted = await post(
+    "/api/v0/deploy",
+    { stack: "glacial-async", action: "pull" },
+    {
+      "x-api-key": key,
+      prefer: "respond-async",
+    },
+  );
+  expect(accepted.status).toBe(202);
+  while (!started.has("glacial-async")) record(await stream.next());
 
   const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
     backend.child.once("exit", (code) => resolve({ code, at: performance.now() })),
@@ -114,5 +126,10 @@ it("on SIGTERM finishes running deploys, records every acknowledged one, ends st
       for (;;) record(await stream.next(2000));
     })(),
   ).rejects.toThrow(/ended/);
-  for (const stack of names) expect(finished, stack).toContain(stack);
+  for (const stack of [...names, "glacial-async"]) expect(finished, stack).toContain(stack);
+  const asyncRow = rows.find((row) => row.stack === "glacial-async");
+  expect(asyncRow).toMatchObject({
+    success: 0,
+    message: expect.stringMatching(/stopped before Komodo finished/),
+  });
 }, 30_000);
