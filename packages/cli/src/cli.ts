@@ -1,0 +1,122 @@
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import type { CommandContext, Flags, Output } from "./commands/context.ts";
+import { deployCommand } from "./commands/deploy.ts";
+import { historyCommand } from "./commands/history.ts";
+import { scansCommand } from "./commands/scans.ts";
+import { stacksCommand } from "./commands/stacks.ts";
+import { resolveConnection } from "./config.ts";
+import { CliError, EXIT, printable } from "./exit.ts";
+import { HELP } from "./help.ts";
+import { createApi } from "./http.ts";
+
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  stdout: Output;
+  stderr: Output;
+}
+
+const CONNECTION_FLAGS = {
+  url: { type: "string" },
+  "api-key": { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const COMMAND_FLAGS: Record<string, NonNullable<ParseArgsConfig["options"]>> = {
+  deploy: { action: { type: "string" }, timeout: { type: "string" } },
+  stacks: {},
+  history: { stack: { type: "string" }, limit: { type: "string" } },
+  scans: {
+    stack: { type: "string" },
+    image: { type: "string" },
+    "fail-on": { type: "string" },
+    "scan-wait": { type: "string" },
+  },
+};
+
+type Command = "deploy" | "stacks" | "history" | "scans";
+const isCommand = (name: string | undefined): name is Command => !!name && Object.hasOwn(COMMAND_FLAGS, name);
+
+/** Runs one invocation and answers its exit code; every message goes to `io`. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [first, ...rest] = argv;
+  let json = argv.includes("--json");
+  try {
+    if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+      const topic = first === "help" && isCommand(rest[0]) ? rest[0] : "main";
+      io.stdout.write(`${HELP[topic]}\n`);
+      return first === undefined ? EXIT.usage : EXIT.success;
+    }
+    if (first === "--version") {
+      io.stdout.write(`${VERSION}\n`);
+      return EXIT.success;
+    }
+    if (!isCommand(first))
+      throw new CliError(
+        `Unknown command '${printable(first)}'. Commands: deploy, stacks, history, scans ('stackgate --help').`,
+        EXIT.usage,
+      );
+    const { values, positionals } = parseCommandLine(first, rest);
+    json = values.json === true;
+    if (values.help) {
+      io.stdout.write(`${HELP[first]}\n`);
+      return EXIT.success;
+    }
+    const expected = first === "deploy" ? 1 : 0;
+    if (positionals.length > expected)
+      throw new CliError(
+        `Unexpected argument '${printable(positionals[expected])}' ('stackgate ${first} --help')`,
+        EXIT.usage,
+      );
+
+    const connection = resolveConnection(values as { url?: string; "api-key"?: string }, io.env);
+    const context: CommandContext = {
+      api: createApi(connection, {
+        onRetry: (reason, delayMs) =>
+          io.stderr.write(
+            `Stackgate did not answer (${reason}); retrying in ${Math.round(delayMs / 1000)} s\n`,
+          ),
+      }),
+      stdout: io.stdout,
+      stderr: io.stderr,
+      json,
+    };
+    switch (first) {
+      case "deploy":
+        return await deployCommand(context, positionals[0], values);
+      case "stacks":
+        return await stacksCommand(context);
+      case "history":
+        return await historyCommand(context, values);
+      case "scans":
+        return await scansCommand(context, values);
+    }
+  } catch (error) {
+    const exitCode = error instanceof CliError ? error.exitCode : EXIT.failed;
+    const message = error instanceof Error ? error.message : String(error);
+    if (json)
+      io.stdout.write(
+        `${JSON.stringify({ outcome: "error", success: false, message, exitCode }, null, 2)}\n`,
+      );
+    io.stderr.write(`stackgate: ${message}\n`);
+    return exitCode;
+  }
+}
+
+function parseCommandLine(command: Command, args: string[]): { values: Flags; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { ...CONNECTION_FLAGS, ...COMMAND_FLAGS[command] },
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: values as Flags, positionals };
+  } catch (error) {
+    throw new CliError(`${(error as Error).message} ('stackgate ${command} --help')`, EXIT.usage);
+  }
+}
+
+declare const STACKGATE_CLI_VERSION: string | undefined;
+/** Set by the bundle; "development" when run from the sources. */
+const VERSION = typeof STACKGATE_CLI_VERSION === "string" ? STACKGATE_CLI_VERSION : "development";

@@ -1,0 +1,119 @@
+const CONNECTION = `Connection (every command):
+  --url URL          Stackgate's address, e.g. https://stackgate.example.com
+                     (default: $STACKGATE_URL)
+  --api-key KEY      An API key made in Stackgate under Settings → API keys
+                     (default: $STACKGATE_API_KEY; prefer the variable: flags show in process lists)
+  --json             Print one JSON document on stdout instead of text
+  -h, --help         This help`;
+
+const EXIT_CODES = `Exit codes:
+  0  success
+  1  the deploy failed (Komodo's reason is printed), a scan gate found findings,
+     or Stackgate could not be reached
+  2  usage error, or Stackgate refused the key (401) or the action (403)
+  3  the deploy did not finish within --timeout (it goes on in Stackgate)`;
+
+export const HELP: Record<string, string> = {
+  main: `stackgate — deploy Komodo stacks through Stackgate from a terminal or a CI pipeline
+
+Usage:
+  stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--json]
+  stackgate stacks [--json]
+  stackgate history [--stack S] [--limit N] [--json]
+  stackgate scans [--stack S] [--image I] [--fail-on critical|high] [--json]
+  stackgate <command> --help
+
+Stackgate sits in front of a Komodo Core: it deploys the stacks Komodo manages, records every
+deploy in its history and scans the stacks' images. Ask its admin for its address and create an
+API key under Settings → API keys, then:
+
+  export STACKGATE_URL=https://stackgate.example.com
+  export STACKGATE_API_KEY=sg_...        # a secret: keep it in your CI's secret store
+  stackgate deploy web                   # pull the images of stack 'web' and redeploy it
+
+${CONNECTION}
+
+${EXIT_CODES}
+
+Docs: docs/ci.md in the Stackgate repository (GitHub Action, GitLab CI template, curl).`,
+
+  deploy: `stackgate deploy <stack> — run pull, redeploy or pull-redeploy on a stack and wait for the outcome
+
+Usage:
+  stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--json]
+
+  <stack>            The stack's name as Komodo and Stackgate show it (see 'stackgate stacks')
+  --action ACTION    pull           pull the stack's images; nothing restarts
+                     redeploy       take the stack down, then deploy it again
+                     pull-redeploy  pull, then redeploy (default)
+  --timeout T        How long to wait for the outcome: 90s, 15m, 1h (default 15m). On a
+                     timeout the deploy goes on in Stackgate; the command exits 3.
+
+How it works: the deploy is started at once (Prefer: respond-async) under an idempotency key
+made for this invocation, so retrying after a lost answer (a proxy's 502/503/504, a dropped
+connection; for up to 2 minutes, with backoff) never deploys twice. It then follows the run on
+Stackgate's live event stream, reconnecting when a proxy cuts it, and reads the run now and
+then, so a proxy's read time limit (nginx's 60 s, Cloudflare's 100 s) never ends the wait.
+Progress goes to stderr: one redrawn line on a terminal (current step, elapsed time), plain
+timestamped lines in CI logs. The outcome goes to stdout; with --json, one object:
+  {"outcome":"succeeded|failed|timeout|error","success":true,"message":"...","stack":"web",
+   "action":"pull-redeploy","runId":"...","startedAt":"...","finishedAt":"...","url":"..."}
+
+The API key needs the right to deploy that stack (a scoped key: that stack and action) and,
+to follow the run, to read its history and events.
+
+${CONNECTION}
+
+${EXIT_CODES}`,
+
+  stacks: `stackgate stacks — list the stacks, live from Komodo
+
+Usage:
+  stackgate stacks [--json]
+
+Prints each stack's name, state, status and images ('*' marks an image with an update
+available). A scoped API key sees only its stacks. --json prints {"stacks": [...]} as the API
+answers it (GET /api/v0/stacks).
+
+${CONNECTION}`,
+
+  history: `stackgate history — the latest finished deploys, newest first
+
+Usage:
+  stackgate history [--stack S] [--limit N] [--json]
+
+  --stack S          Only the deploys of this stack
+  --limit N          How many, 1 to 100 (default 20)
+
+Prints when, stack, action, outcome, who (a person, or 'API Key: <name>') and the message.
+--json prints {"history": [...], "nextCursor": ...} as the API answers it (GET /api/v0/history).
+
+${CONNECTION}`,
+
+  scans: `stackgate scans — the latest vulnerability scan of the stacks' images, and a gate on them
+
+Usage:
+  stackgate scans [--stack S] [--image I] [--fail-on critical|high] [--scan-wait 2m] [--json]
+
+  --stack S          Only the images stack S uses (as Komodo reports them now)
+  --image I          Only this image reference, e.g. ghcr.io/acme/web:1.4, with its findings
+  --fail-on LEVEL    Exit 1 when a listed image has findings of LEVEL or worse:
+                     critical: any critical finding; high: any critical or high finding.
+                     Use it as a gate before 'stackgate deploy':
+                       stackgate scans --stack web --fail-on critical && stackgate deploy web
+  --scan-wait T      With --fail-on: how long to wait for the first scan of an image never
+                     scanned yet (e.g. a new tag; listing it queues its scan). Default 2m; 0: no wait.
+
+Without --stack and --image every image the key may see is listed (a scoped key: its
+stacks' images). The gate reads the latest successful scan of each image, which Stackgate
+makes in the background (Trivy). An image still without a successful scan after --scan-wait
+is named ("Not judged") and does not fail the gate.
+--json prints {"images": [...], "failOn": ..., "failing": [...]}.
+
+${CONNECTION}
+
+Exit codes:
+  0  no listed image has findings at or above --fail-on (or no --fail-on)
+  1  some image does (each is named), or Stackgate could not be reached
+  2  usage error, unknown stack or image, or Stackgate refused the key (401/403)`,
+};

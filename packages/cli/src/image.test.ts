@@ -1,0 +1,99 @@
+// The CLI's container image (packages/cli/Containerfile), built with podman on the local stand-in for
+// node:24-bookworm-slim (scripts/containers/base-image.sh; CONTAINERS-HERE.md says why), and run as a
+// pipeline's job runs it: `stackgate deploy` from inside the container against the real backend.
+import { execFile, execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type CliWorld, startCliWorld } from "./testing/cli-world.ts";
+
+const run = promisify(execFile);
+const BASE = "localhost/node:24-bookworm-slim";
+const IMAGE = "localhost/stackgate-cli:test";
+const packageDir = join(import.meta.dirname, "..");
+
+function podmanWithBase(): boolean {
+  try {
+    execFileSync("podman", ["image", "exists", BASE], { stdio: "ignore" });
+    return true;
+  } catch {
+    console.warn(
+      `\n*** No podman or no ${BASE} (scripts/containers/setup-podman.sh, base-image.sh): the CLI image test is skipped ***\n`,
+    );
+    return false;
+  }
+}
+
+describe.runIf(podmanWithBase())("the CLI image", () => {
+  let world: CliWorld;
+
+  beforeAll(async () => {
+    // The build context holds the one file the image needs, where the Containerfile expects it.
+    const context = mkdtempSync(join(tmpdir(), "stackgate-cli-image-"));
+    mkdirSync(join(context, "packages/cli/bundle"), { recursive: true });
+    cpSync(join(packageDir, "bundle/stackgate.mjs"), join(context, "packages/cli/bundle/stackgate.mjs"));
+    await run("podman", [
+      "build",
+      "-q",
+      "--build-arg",
+      `NODE_IMAGE=${BASE}`,
+      "-f",
+      join(packageDir, "Containerfile"),
+      "-t",
+      IMAGE,
+      context,
+    ]);
+    rmSync(context, { recursive: true, force: true });
+    world = await startCliWorld({ stacks: [{ name: "web", faults: { updateDelayMs: 300 } }] });
+  }, 180_000);
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const size = (image: string) =>
+    Number(
+      execFileSync("podman", ["image", "inspect", image, "--format", "{{.Size}}"], { encoding: "utf8" }),
+    );
+
+  test("adds less than 1 MB to node:24-bookworm-slim and runs as a non-root user", () => {
+    expect(size(IMAGE) - size(BASE)).toBeLessThan(1_000_000);
+    expect(
+      execFileSync("podman", ["image", "inspect", IMAGE, "--format", "{{.Config.User}}"], {
+        encoding: "utf8",
+      }).trim(),
+    ).toBe("node");
+  });
+
+  test("`stackgate deploy` inside the container deploys through the proxy", async () => {
+    const { stdout } = await run("podman", [
+      "run",
+      "--rm",
+      "--network",
+      "host",
+      "-e",
+      `STACKGATE_URL=${world.nginx.url}`,
+      "-e",
+      `STACKGATE_API_KEY=${world.key}`,
+      IMAGE,
+      "stackgate",
+      "deploy",
+      "web",
+      "--action",
+      "redeploy",
+      "--json",
+    ]);
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: "succeeded", success: true, stack: "web" });
+    const history = await world.app.request("/api/v0/history?stack=web", {
+      headers: { cookie: world.cookie },
+    });
+    expect(history.json.history).toHaveLength(1);
+  }, 60_000);
+
+  test("the image's default command prints the help", async () => {
+    const { stdout } = await run("podman", ["run", "--rm", IMAGE]);
+    expect(stdout).toContain("stackgate deploy <stack>");
+  });
+});
