@@ -65,7 +65,7 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
     );
     expect(result.stdout).toContain(`${world.nginx.url}/stacks/${SLOW}`);
     // Not a terminal: timestamped lines, one per step, no redraw escapes.
-    expect(result.stderr).toMatch(/^\[0:00\] slow-web · pull-redeploy: started \(run [\w-]+\)$/m);
+    expect(result.stderr).toMatch(/^\[\d:\d\d\] slow-web · pull-redeploy: started \(run [\w-]+\)$/m);
     expect(result.stderr).toMatch(/^\[\d:\d\d\] step: pulling images$/m);
     expect(result.stderr).toMatch(/^\[\d:\d\d\] step: deploying$/m);
     expect(result.stderr).not.toContain("\u001b[");
