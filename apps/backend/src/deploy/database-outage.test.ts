@@ -15,12 +15,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const deploy = ({ app, key }: World) =>
+const deploy = ({ app, key }: World, headers: Record<string, string> = {}) =>
   app.request("/api/v0/deploy", {
     method: "POST",
-    headers: { "x-api-key": key },
+    headers: { "x-api-key": key, ...headers },
     json: { stack: "web", action: "pull" },
   });
+/** The key of a request refused during the outage: free again once the database is back. */
+const OUTAGE_KEY = "release-during-outage";
 const executes = ({ komodo }: World) => komodo.calls.filter((call) => call.api === "execute");
 
 /**
@@ -39,6 +41,13 @@ async function expectRefusedWhileDown(world: World, problem: RegExp) {
   expect(refused.json.message).toContain("'pull' of 'web' was not started and nothing was sent to Komodo");
   expect(answeredAfterMs).toBeLessThan(3000);
   expect(executes(world)).toEqual([]);
+  // Asked asynchronously with an idempotency key: the same 503, not a 202, and the key is not taken.
+  const refusedAsync = await deploy(world, { prefer: "respond-async", "idempotency-key": OUTAGE_KEY });
+  expect(refusedAsync.status).toBe(503);
+  expect(refusedAsync.json.message).toContain(
+    "'pull' of 'web' was not started and nothing was sent to Komodo",
+  );
+  expect(executes(world)).toEqual([]);
 
   const stream = await openEventStream(`${app.url}/api/v0/deploy/events`, { "x-api-key": key });
   expect(await stream.next()).toEqual({ type: "subscribed", running: [] });
@@ -51,7 +60,7 @@ async function expectRefusedWhileDown(world: World, problem: RegExp) {
 
 /** Once the database takes writes again, deploys run and are recorded, without a restart. */
 async function expectRecovered(world: World) {
-  const done = await deploy(world);
+  const done = await deploy(world, { "idempotency-key": OUTAGE_KEY });
   expect(done.status).toBe(200);
   expect(executes(world).map((call) => call.type)).toEqual(["PullStack"]);
   const { history } = (await world.app.request("/api/v0/history", { headers: { "x-api-key": world.key } }))
