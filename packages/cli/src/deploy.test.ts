@@ -75,6 +75,22 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
     expect(result.stdout).toContain(`(run ${history[0].id})`);
   });
 
+  test("on a terminal, progress is one line redrawn in place", async () => {
+    // util-linux's `script` gives the CLI a pseudo-terminal, as a person's shell would.
+    const command = `"${process.execPath}" "${join(world.bundleDir, "stackgate.mjs")}" deploy ${QUICK} --action redeploy`;
+    const env = { PATH: process.env.PATH, STACKGATE_URL: world.nginx.url, STACKGATE_API_KEY: world.key };
+    const { exitCode, stdout } = await new Promise<{ exitCode: number; stdout: string }>((resolve) =>
+      execFile("script", ["-qec", command, "/dev/null"], { env }, (error, out) =>
+        resolve({ exitCode: error ? Number(error.code) : 0, stdout: out }),
+      ),
+    );
+    runs.push({ exitCode, stdout, stderr: "" });
+    expect(exitCode, stdout).toBe(0);
+    expect(stdout).toMatch(new RegExp(`\r\u001b\\[2K${QUICK} · redeploy · [a-z ]+ · 0:\\d\\d`));
+    expect(stdout).toContain("\r\u001b[2KSucceeded in ");
+    expect(stdout).not.toMatch(/^\[\d:\d\d\] /m);
+  });
+
   test("--json prints one result document", async () => {
     const result = await run(["deploy", QUICK, "--action", "redeploy", "--json"]);
     expect(result.exitCode, result.stderr).toBe(0);
