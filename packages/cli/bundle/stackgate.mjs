@@ -669,7 +669,7 @@ Usage:
   stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--json]
   stackgate stacks [--json]
   stackgate history [--stack S] [--limit N] [--json]
-  stackgate scans [--stack S] [--image I] [--fail-on critical|high] [--json]
+  stackgate scans [--stack S] [--image I] [--fail-on critical|high] [--scan-wait 2m] [--json]
   stackgate <command> --help
 
 Stackgate sits in front of a Komodo Core: it deploys the stacks Komodo manages, records every

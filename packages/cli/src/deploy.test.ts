@@ -65,7 +65,7 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
     );
     expect(result.stdout).toContain(`${world.nginx.url}/stacks/${SLOW}`);
     // Not a terminal: timestamped lines, one per step, no redraw escapes.
-    expect(result.stderr).toMatch(/^\[0:00\] slow-web · pull-redeploy: started \(run [\w-]+\)$/m);
+    expect(result.stderr).toMatch(/^\[\d:\d\d\] slow-web · pull-redeploy: started \(run [\w-]+\)$/m);
     expect(result.stderr).toMatch(/^\[\d:\d\d\] step: pulling images$/m);
     expect(result.stderr).toMatch(/^\[\d:\d\d\] step: deploying$/m);
     expect(result.stderr).not.toContain("\u001b[");
@@ -73,6 +73,22 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ success: true, actor: "API Key: release-pipeline" });
     expect(result.stdout).toContain(`(run ${history[0].id})`);
+  });
+
+  test("on a terminal, progress is one line redrawn in place", async () => {
+    // util-linux's `script` gives the CLI a pseudo-terminal, as a person's shell would.
+    const command = `"${process.execPath}" "${join(world.bundleDir, "stackgate.mjs")}" deploy ${QUICK} --action redeploy`;
+    const env = { PATH: process.env.PATH, STACKGATE_URL: world.nginx.url, STACKGATE_API_KEY: world.key };
+    const { exitCode, stdout } = await new Promise<{ exitCode: number; stdout: string }>((resolve) =>
+      execFile("script", ["-qec", command, "/dev/null"], { env }, (error, out) =>
+        resolve({ exitCode: error ? Number(error.code) : 0, stdout: out }),
+      ),
+    );
+    runs.push({ exitCode, stdout, stderr: "" });
+    expect(exitCode, stdout).toBe(0);
+    expect(stdout).toMatch(new RegExp(`\r\u001b\\[2K${QUICK} · redeploy · [a-z ]+ · 0:\\d\\d`));
+    expect(stdout).toContain("\r\u001b[2KSucceeded in ");
+    expect(stdout).not.toMatch(/^\[\d:\d\d\] /m);
   });
 
   test("--json prints one result document", async () => {

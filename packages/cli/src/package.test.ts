@@ -1,11 +1,12 @@
 // The CLI as it ships: the committed bundle is exactly what the sources build (the GitHub Action runs
 // the committed file), and the packed tarball runs with `npx`, offline, with nothing else installed.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, expect, test } from "vitest";
+import { parse } from "yaml";
 import { bundleCli } from "./bundle.ts";
 
 const run = promisify(execFile);
@@ -57,3 +58,16 @@ test("the packed tarball runs with npx, offline", async () => {
   expect(failure.code).toBe(2);
   expect(failure.stderr).toContain("set STACKGATE_URL or pass --url");
 }, 90_000);
+
+test("action.yml runs the committed entry point on node24 with the documented inputs and outputs", () => {
+  const repo = join(packageDir, "../..");
+  const action = parse(readFileSync(join(repo, "action.yml"), "utf8"));
+  expect(action.runs).toEqual({ using: "node24", main: "packages/cli/bundle/action.mjs" });
+  expect(existsSync(join(repo, action.runs.main))).toBe(true);
+  expect(Object.keys(action.inputs)).toEqual(["stack", "action", "url", "api-key", "timeout", "fail-on"]);
+  expect(action.inputs.stack.required).toBe(true);
+  expect(Object.keys(action.outputs)).toEqual(["run-id", "success", "message"]);
+  // The entry point reads each input the way the runner passes it.
+  const entry = readFileSync(join(repo, action.runs.main), "utf8");
+  for (const name of Object.keys(action.inputs)) expect(entry).toContain(`input("${name}")`);
+});
