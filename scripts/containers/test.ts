@@ -442,6 +442,17 @@ try {
   if (podmanService?.pid) process.kill(-podmanService.pid, "SIGTERM");
   rmSync(work, { recursive: true, force: true });
 }
+step("The CLI image (packages/cli/Containerfile), on the same base");
+await check("it builds, adds under 1 MB, runs as node and deploys from inside", async () => {
+  const vitest = join(repo, "node_modules/vitest/vitest.mjs");
+  const args = [vitest, "run", "--project", "unit", "packages/cli/src/image.test.ts"];
+  const env = { ...process.env, STACKGATE_CONTAINER_TESTS: "1" };
+  await execFileAsync(process.execPath, args, { cwd: repo, env, maxBuffer: 64 * 1024 * 1024 }).catch(
+    (error) => {
+      throw new Error(`${error.stdout ?? ""}${error.stderr ?? ""}`.split("\n").slice(-40).join("\n"));
+    },
+  );
+});
 console.log(`\nContainer test finished in ${seconds(started)}`);
 console.log(`containers: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
