@@ -8,6 +8,7 @@ export const en = {
   "role.viewer.hint": "Read only",
   "account.role": "Role: {role}",
 
+  "settings.description.personal": "Your account and the API keys of your pipelines.",
   "settings.tabs": "Settings sections",
   "settings.tab.general": "General",
   "settings.tab.people": "People",
@@ -68,6 +69,7 @@ export const en = {
   "invite.expires": "Valid until {date}.",
   "invite.done": "Done",
   "invite.pending": "Pending invitations",
+  "invite.loadFailed": "Couldn't load the pending invitations",
   "invite.noPending": "No pending invitations",
   "invite.invitedBy": "Invited by",
   "invite.expiresAt": "Expires",
@@ -88,9 +90,7 @@ export const en = {
   "audit.action": "What",
   "audit.target": "Target",
   "audit.detail": "Details",
-  "audit.loadOlder": "Load older",
-  "audit.loadingOlder": "Loading older entries…",
-  "audit.end": "That is everything.",
+  "audit.loadOlderFailed": "Couldn't load the older entries.",
 
   "me.title": "Your account",
   "me.description": "Your name as the history shows it, and your password.",
@@ -124,6 +124,7 @@ export const en = {
   "invitePage.expired": "This invitation has expired. Ask an admin for a new one.",
   "invitePage.used": "This invitation has already been used. Sign in instead, or ask an admin for a new one.",
   "invitePage.revoked": "This invitation was revoked. Ask an admin if you still need access.",
+  "invitePage.gone": "This invitation can no longer be used. Ask an admin for a new one.",
   "invitePage.unknown":
     "This invitation link is not valid. Check that you copied all of it, or ask an admin for a new one.",
   "invitePage.unavailable": "Stackgate could not check this invitation right now. Try again in a moment.",
@@ -139,6 +140,7 @@ export const es = {
   "role.viewer.hint": "Solo lectura",
   "account.role": "Rol: {role}",
 
+  "settings.description.personal": "Tu cuenta y las claves de API de tus pipelines.",
   "settings.tabs": "Secciones de ajustes",
   "settings.tab.general": "General",
   "settings.tab.people": "Personas",
@@ -199,6 +201,7 @@ export const es = {
   "invite.expires": "Válido hasta el {date}.",
   "invite.done": "Hecho",
   "invite.pending": "Invitaciones pendientes",
+  "invite.loadFailed": "No se han podido cargar las invitaciones pendientes",
   "invite.noPending": "No hay invitaciones pendientes",
   "invite.invitedBy": "Invitado por",
   "invite.expiresAt": "Caduca",
@@ -220,9 +223,7 @@ export const es = {
   "audit.action": "Qué",
   "audit.target": "Sobre qué",
   "audit.detail": "Detalles",
-  "audit.loadOlder": "Cargar anteriores",
-  "audit.loadingOlder": "Cargando entradas anteriores…",
-  "audit.end": "No hay nada más.",
+  "audit.loadOlderFailed": "No se han podido cargar las entradas anteriores.",
 
   "me.title": "Tu cuenta",
   "me.description": "Tu nombre tal como lo muestra el historial, y tu contraseña.",
@@ -257,6 +258,7 @@ export const es = {
   "invitePage.expired": "Esta invitación ha caducado. Pide una nueva a un administrador.",
   "invitePage.used": "Esta invitación ya se ha usado. Inicia sesión, o pide una nueva a un administrador.",
   "invitePage.revoked": "Esta invitación se ha anulado. Pide acceso a un administrador si aún lo necesitas.",
+  "invitePage.gone": "Esta invitación ya no se puede usar. Pide una nueva a un administrador.",
   "invitePage.unknown":
     "Este enlace de invitación no es válido. Comprueba que lo has copiado entero, o pide uno nuevo a un administrador.",
   "invitePage.unavailable":
