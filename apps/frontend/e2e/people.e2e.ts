@@ -4,7 +4,7 @@
  * admin's changes to a person and the audit log that records them, and one's own account.
  */
 import type { Page } from "playwright-core";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { hydrated } from "./browser.ts";
 import { adminRequest } from "./komodo-setup.ts";
 import { addPerson, expireInvitation, freshEmail, invite, type Person, statusAs } from "./people-setup.ts";
@@ -105,28 +105,35 @@ describe("an invitation", () => {
 });
 
 describe("a viewer", () => {
-  test("sees no deploy, scan or admin controls, and gets nothing when forcing them", async () => {
-    const stackgate = world().stackgate;
-    const viewer = await addPerson(stackgate, "viewer", "Vera Viewer");
+  let viewer: Person;
+  beforeAll(async () => {
+    viewer = await addPerson(world().stackgate, "viewer", "Vera Viewer");
+  });
 
+  test("sees the stacks without deploy buttons, and their role in the user menu", async () => {
     const stacks = await openAs(viewer, "/stacks");
     await stacks.getByRole("table", { name: "Stacks" }).getByText("grafana").first().waitFor();
     expect(await stacks.getByRole("button", { name: /^(Pull|Redeploy) / }).count()).toBe(0);
     expect(await roleInUserMenu(stacks)).toBe("Role: Viewer");
+  });
 
+  test("sees a stack's page without deploy, delete or CI controls, and poll-for-updates read-only", async () => {
     const stack = await openAs(viewer, "/stacks/grafana");
-    await stack.getByRole("table", { name: "Recent deploys of grafana" }).waitFor();
     const poll = stack.getByRole("region", { name: "Automatic update checks" });
     await poll.getByText(/^(On|Off) in Komodo\.$/).waitFor();
     expect(await poll.getByRole("switch").count()).toBe(0);
     expect(await stack.getByRole("button", { name: /Redeploy|Pull/ }).count()).toBe(0);
     expect(await stack.getByRole("heading", { name: "Delete stack" }).count()).toBe(0);
     expect(await stack.getByRole("heading", { name: "Deploy from CI" }).count()).toBe(0);
+  });
 
+  test("sees the scans without scan buttons", async () => {
     const security = await openAs(viewer, "/security");
     await security.getByText(CRITICAL_IMAGE).filter({ visible: true }).first().waitFor();
     expect(await security.getByRole("button", { name: /^(Scan all|Rescan)/ }).count()).toBe(0);
+  });
 
+  test("sees only their account and API keys in Settings, and no admin pages", async () => {
     const settings = await openAs(viewer, "/settings");
     await settings.getByRole("region", { name: "Your account" }).getByText(viewer.email).waitFor();
     await settings.getByRole("region", { name: "API keys" }).waitFor();
@@ -135,30 +142,26 @@ describe("a viewer", () => {
     expect(await settings.getByRole("navigation", { name: "Settings sections" }).count()).toBe(0);
 
     for (const path of ["/settings/people", "/settings/audit"]) {
-      const page = await world().openPage({ signedInTo: stackgate, as: viewer });
+      const page = await world().openPage({ signedInTo: world().stackgate, as: viewer });
       const answer = await page.goto(`${baseUrl()}${path}`);
       expect(answer?.status(), path).toBe(403);
       await page.getByRole("heading", { name: "Only admins can see this" }).waitFor();
       expect(await page.getByRole("table").count(), path).toBe(0);
     }
+  });
 
-    // Forcing the hidden controls through the API gets 403, and nothing changes.
-    expect(
-      await statusAs(stackgate, viewer, "POST", "/api/v0/deploy", { stack: "grafana", action: "pull" }),
-    ).toBe(403);
-    expect(await statusAs(stackgate, viewer, "POST", "/api/v0/security/scan", {})).toBe(403);
-    expect(await statusAs(stackgate, viewer, "DELETE", "/api/v0/stacks/grafana")).toBe(403);
-    expect(
-      await statusAs(stackgate, viewer, "PUT", "/api/v0/stacks/grafana/poll-for-updates", { enabled: true }),
-    ).toBe(403);
-    expect(await statusAs(stackgate, viewer, "GET", "/api/v0/users")).toBe(403);
-    expect(await statusAs(stackgate, viewer, "GET", "/api/v0/audit")).toBe(403);
-    expect(
-      await statusAs(stackgate, viewer, "POST", "/api/v0/users/invitations", {
-        email: freshEmail("sneaky"),
-        role: "admin",
-      }),
-    ).toBe(403);
+  test("gets 403 when forcing the hidden controls through the API", async () => {
+    const forced: [string, string, unknown?][] = [
+      ["POST", "/api/v0/deploy", { stack: "grafana", action: "pull" }],
+      ["POST", "/api/v0/security/scan", {}],
+      ["DELETE", "/api/v0/stacks/grafana"],
+      ["PUT", "/api/v0/stacks/grafana/poll-for-updates", { enabled: true }],
+      ["GET", "/api/v0/users"],
+      ["GET", "/api/v0/audit"],
+      ["POST", "/api/v0/users/invitations", { email: freshEmail("sneaky"), role: "admin" }],
+    ];
+    for (const [method, path, body] of forced)
+      expect(await statusAs(world().stackgate, viewer, method, path, body), `${method} ${path}`).toBe(403);
   });
 });
 
@@ -240,7 +243,7 @@ describe("your own account", () => {
     const account = page.getByRole("region", { name: "Your account" });
     await account.getByText("Deployer").first().waitFor();
 
-    await account.getByLabel("Name").fill("New Name");
+    await account.getByRole("textbox", { name: "Name", exact: true }).fill("New Name");
     await account.getByRole("button", { name: "Save name" }).click();
     await account.getByText("Your name is now New Name").waitFor();
 

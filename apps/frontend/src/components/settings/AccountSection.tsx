@@ -61,7 +61,7 @@ function NameForm({ me }: { me: Me }) {
   };
 
   return (
-    <form onSubmit={submit} aria-label={t("me.name")} className="flex flex-col gap-2">
+    <form onSubmit={submit} aria-label={t("me.nameLabel")} className="flex flex-col gap-2">
       <div className="flex flex-wrap items-end gap-2">
         <TextField
           label={t("me.name")}
