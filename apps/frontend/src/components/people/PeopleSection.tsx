@@ -9,7 +9,6 @@ import {
   Button,
   Card,
   IconButton,
-  inputClasses,
   LockIcon,
   QueryView,
   RelativeTime,
@@ -28,6 +27,10 @@ import {
   TrashIcon,
 } from "../ui/index.ts";
 import { type Person, ROLES, roleName } from "./model.ts";
+
+/** A select the height of a table row's buttons (the form fields' inputClasses are taller). */
+const ROLE_SELECT_CLASSES =
+  "h-8 w-36 rounded-md border border-control bg-surface pl-2.5 pr-8 text-sm text-fg disabled:opacity-60";
 
 type Confirming = { kind: "disable" | "delete"; person: Person };
 
@@ -239,7 +242,7 @@ function RoleControl({ person, actions }: { person: Person; actions: PersonActio
       value={person.role}
       disabled={actions.pendingFor === person.id}
       onChange={(event) => actions.changeRole(person, event.currentTarget.value as Role)}
-      className={`${inputClasses} h-8 w-36 pr-8`}
+      className={ROLE_SELECT_CLASSES}
     >
       {ROLES.map((role) => (
         <option key={role} value={role}>
