@@ -20,6 +20,8 @@ export interface SingleSignOn {
   name: string;
   /** The provider's start address, carrying the invitation. */
   href: string;
+  /** Why the provider cannot be used right now; null when it can. */
+  problem: string | null;
 }
 
 export interface SignInChoices {
@@ -61,10 +63,11 @@ export async function signInChoices(token: string): Promise<SignInChoices> {
     const options = await client.signIn.options(undefined, {
       signal: AbortSignal.timeout(SERVER_FETCH_TIMEOUT_MS),
     });
-    const sso =
-      options.sso?.available === true
-        ? { name: options.sso.name, href: withInvitation(options.sso.startUrl, token) }
-        : null;
+    const sso = options.sso && {
+      name: options.sso.name,
+      href: withInvitation(options.sso.startUrl, token),
+      problem: options.sso.available ? null : (options.sso.problem ?? ""),
+    };
     return { password: options.password, sso };
   } catch {
     return { password: true, sso: null };

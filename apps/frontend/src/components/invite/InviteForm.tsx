@@ -86,15 +86,20 @@ function InviteFields({ token, email, choices }: Omit<InviteFormProps, "lang">) 
           </Button>
         </form>
       )}
-      {choices.password && choices.sso && (
+      {choices.password && choices.sso?.problem === null && (
         <p className="flex items-center gap-3 text-xs text-fg-muted before:h-px before:flex-1 before:bg-line after:h-px after:flex-1 after:bg-line">
           {t("invitePage.or")}
         </p>
       )}
-      {choices.sso && (
+      {choices.sso && choices.sso.problem === null && (
         <a href={choices.sso.href} className={`${buttonClasses("secondary", "md")} w-full`}>
           {t("invitePage.sso", { name: choices.sso.name })}
         </a>
+      )}
+      {choices.sso && choices.sso.problem !== null && (
+        <p className="text-xs text-fg-muted">
+          {t("invitePage.ssoUnavailable", { name: choices.sso.name })} {choices.sso.problem}
+        </p>
       )}
     </div>
   );
