@@ -3,7 +3,7 @@
  * API and the invitee accepts the link. Plus requests as any signed-in person, and an invitation
  * aged past its expiry in the database (the API can only make fresh ones).
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { Role } from "@stackgate/contract";
 import Sqlite from "better-sqlite3";
@@ -88,6 +88,22 @@ export function expireInvitation(stackgate: Stackgate, id: string) {
       .prepare("UPDATE invitation SET expires_at = ? WHERE id = ?")
       .run(Date.now() - 60_000, id).changes;
     if (changed !== 1) throw new Error(`no invitation ${id} to expire`);
+  } finally {
+    database.close();
+  }
+}
+
+/** Audit entries dated `count` minutes ago and earlier, written straight into the database. */
+export function seedAuditEntries(stackgate: Stackgate, count: number, action: string) {
+  const database = new Sqlite(join(stackgate.dataDir, "db.sqlite"));
+  try {
+    database.pragma("busy_timeout = 5000");
+    const insert = database.prepare(
+      "INSERT INTO audit_log (id, at, actor_id, actor, action, target, detail) VALUES (?, ?, NULL, ?, ?, ?, NULL)",
+    );
+    const now = Date.now();
+    for (let minutesAgo = 1; minutesAgo <= count; minutesAgo++)
+      insert.run(randomUUID(), now - minutesAgo * 60_000, "Seed", action, `seeded-${minutesAgo}`);
   } finally {
     database.close();
   }

@@ -7,7 +7,15 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import { hydrated } from "./browser.ts";
 import { adminRequest } from "./komodo-setup.ts";
-import { addPerson, expireInvitation, freshEmail, invite, type Person, statusAs } from "./people-setup.ts";
+import {
+  addPerson,
+  expireInvitation,
+  freshEmail,
+  invite,
+  type Person,
+  seedAuditEntries,
+  statusAs,
+} from "./people-setup.ts";
 import { CRITICAL_IMAGE, stackWorldOfThisFile } from "./stack-world.ts";
 
 const world = stackWorldOfThisFile();
@@ -232,6 +240,30 @@ describe("an admin managing people", () => {
       .getByText("viewer → deployer")
       .waitFor();
   });
+});
+
+test("the audit log loads older entries page by page", async () => {
+  seedAuditEntries(world().stackgate, 70, "seed.older");
+  const page = await world().openSignedIn("/settings/audit");
+  const rows = page.getByRole("table", { name: "Audit log" }).locator("tbody tr");
+  await rows.first().waitFor();
+  expect(await rows.count()).toBe(50);
+  expect(await page.getByText("seeded-70", { exact: true }).count()).toBe(0);
+  const loadOlder = page.getByRole("button", { name: "Load older" });
+  await loadOlder.click();
+  await page.getByText("seeded-70", { exact: true }).filter({ visible: true }).waitFor();
+  expect(await rows.count()).toBeGreaterThanOrEqual(70);
+  // Newest first across the pages: the seeded entries count back in time.
+  const targets = await rows.locator("td:nth-child(4)").allTextContents();
+  const seeded = targets.filter((target) => target.startsWith("seeded-")).map((t) => Number(t.slice(7)));
+  expect(seeded).toEqual([...seeded].sort((a, b) => a - b));
+  // Down to the first entry, then there is nothing more to load.
+  for (let more = 0; more < 5 && (await loadOlder.count()) > 0; more++) {
+    const before = await rows.count();
+    await loadOlder.click();
+    await expect.poll(() => rows.count()).toBeGreaterThan(before);
+  }
+  expect(await loadOlder.count()).toBe(0);
 });
 
 describe("your own account", () => {
