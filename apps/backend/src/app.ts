@@ -58,12 +58,13 @@ export async function createBackend({
 
   const audit = createAuditService({ db, clock });
   const people = createPeopleService({ db, auth, audit, clock, appUrl: config.appUrl });
-  const apiKeys = createApiKeyService({ db, clock });
+  const apiKeys = createApiKeyService({ db, clock, audit });
   const connection = createConnectionService({
     db,
     secretBox,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     logger,
+    audit,
   });
   const notify = createNotifyService({
     db,
@@ -71,12 +72,13 @@ export async function createBackend({
     logger,
     appUrl: config.appUrl,
     alertTimeoutMs: config.alertTimeoutMs,
+    audit,
   });
   const history = createHistoryService({ db, clock, logger });
   const events = createDeployEventBus();
   const komodoRuns = publishKomodoRuns({ connection, events, logger, staleAfterMs: config.deployTimeoutMs });
   const lanes = createStackLanes();
-  const stacks = createStackService({ connection, lanes });
+  const stacks = createStackService({ connection, lanes, audit });
   const scans = createScanService({
     db,
     clock,

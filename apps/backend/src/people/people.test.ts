@@ -1,3 +1,4 @@
+import Sqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestBackend, type TestBackend } from "../testing/harness.ts";
 import { invitePerson } from "./testing.ts";
@@ -9,6 +10,16 @@ beforeAll(async () => {
   admin = await app.signIn();
 });
 afterAll(() => app.close());
+
+/** Changes stored rows behind the API's back, as single sign-on or an older session would have left them. */
+function writeDirectly(statement: string, ...parameters: unknown[]) {
+  const sqlite = new Sqlite(app.config.databasePath);
+  try {
+    sqlite.prepare(statement).run(...parameters);
+  } finally {
+    sqlite.close();
+  }
+}
 
 const users = async () => (await app.request("/api/v0/users", { headers: { cookie: admin } })).json.users;
 
@@ -58,6 +69,18 @@ describe("the signed-in person", () => {
     });
   });
 
+  it("leaves no way around the audit: Better Auth's own update-user and change-password are closed", async () => {
+    for (const [path, json] of [
+      ["/api/auth/update-user", { name: "Sneaky" }],
+      ["/api/auth/change-password", { currentPassword: ADMIN.password, newPassword: "sneaky-password-1" }],
+    ] as const) {
+      const closed = await app.request(path, { method: "POST", headers: { cookie: admin }, json });
+      expect(closed.status).toBe(404);
+    }
+    expect((await app.request("/api/v0/me", { headers: { cookie: admin } })).json.name).toBe(ADMIN.name);
+    await app.signIn();
+  });
+
   it("changes one's password: the other sessions end, this one stays, the new password signs in", async () => {
     const person = await invitePerson(app, admin, { email: "pass@example.test", role: "deployer" });
     const other = await app.signIn(person.email, person.password);
@@ -87,6 +110,52 @@ describe("the signed-in person", () => {
     await expect(app.signIn(person.email, person.password)).rejects.toThrow(/sign-in failed/);
     await app.signIn(person.email, "a-new-password-42");
     expect(app.responseBodies.join("\n")).not.toContain("a-new-password-42");
+  });
+});
+
+describe("single sign-on accounts and disabled sessions", () => {
+  it("answers 409 to a password change on an account without a password", async () => {
+    const person = await invitePerson(app, admin, { email: "sso-only@example.test", role: "viewer" });
+    writeDirectly("delete from account where user_id = ? and provider_id = 'credential'", person.id);
+    const refused = await app.request("/api/v0/me/password", {
+      method: "POST",
+      headers: { cookie: person.cookie },
+      json: { currentPassword: person.password, newPassword: "a-new-password-42" },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toMatch(/single sign-on and has no password/);
+  });
+
+  it("answers 409 to a role change of a person whose role single sign-on manages, and lists them as sso", async () => {
+    const person = await invitePerson(app, admin, { email: "sso-role@example.test", role: "viewer" });
+    writeDirectly("update user set role_from_sso = 1 where id = ?", person.id);
+    const refused = await app.request(`/api/v0/users/${person.id}`, {
+      method: "PATCH",
+      headers: { cookie: admin },
+      json: { role: "admin" },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toMatch(/managed by single sign-on/);
+    expect((await users()).find((listed: { id: string }) => listed.id === person.id)).toMatchObject({
+      role: "viewer",
+      sso: true,
+    });
+    expect((await app.request("/api/v0/me", { headers: { cookie: person.cookie } })).json.sso).toBe(true);
+    // Disabling is still the admin's to decide.
+    const disabled = await app.request(`/api/v0/users/${person.id}`, {
+      method: "PATCH",
+      headers: { cookie: admin },
+      json: { disabled: true },
+    });
+    expect(disabled.status).toBe(200);
+  });
+
+  it("refuses a session of a disabled person even if it survived the disabling", async () => {
+    const person = await invitePerson(app, admin, { email: "survivor@example.test", role: "deployer" });
+    writeDirectly("update user set disabled = 1 where id = ?", person.id);
+    const refused = await app.request("/api/v0/me", { headers: { cookie: person.cookie } });
+    expect(refused.status).toBe(401);
+    expect(refused.json.message).toMatch(/Your account is disabled/);
   });
 });
 

@@ -23,7 +23,7 @@ export class PeopleError extends Error {
 const LAST_ADMIN =
   "is the last active admin: make another person an admin first, or Stackgate would have nobody to manage it";
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 const personColumns = {
   id: user.id,
@@ -174,12 +174,14 @@ export function createPeopleService({
     return found;
   };
 
+  /** The signed-in person, as `GET /api/v0/me` answers. */
+  const me = (userId: string) => {
+    const { id, name, email, role, sso } = requirePerson(userId);
+    return { id, name, email, role, sso };
+  };
+
   return {
-    /** The signed-in person, as `GET /api/v0/me` answers. */
-    me(userId: string) {
-      const { id, name, email, role, sso } = requirePerson(userId);
-      return { id, name, email, role, sso };
-    },
+    me,
 
     rename(by: Caller, name: string) {
       const before = requirePerson(by.userId);
@@ -195,7 +197,7 @@ export function createPeopleService({
           tx,
         );
       });
-      return this.me(by.userId);
+      return me(by.userId);
     },
 
     /** Changes the caller's own password and ends their other sessions (this one stays signed in). */
