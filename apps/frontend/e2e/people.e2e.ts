@@ -5,7 +5,7 @@
  */
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
-import { hydrated } from "./browser.ts";
+import { hydrated, saveScreenshot } from "./browser.ts";
 import { adminRequest } from "./komodo-setup.ts";
 import {
   addPerson,
@@ -16,6 +16,7 @@ import {
   seedAuditEntries,
   statusAs,
 } from "./people-setup.ts";
+import { overflowing } from "./scenario.ts";
 import { CRITICAL_IMAGE, stackWorldOfThisFile } from "./stack-world.ts";
 
 const world = stackWorldOfThisFile();
@@ -264,6 +265,28 @@ test("the audit log loads older entries page by page", async () => {
     await expect.poll(() => rows.count()).toBeGreaterThan(before);
   }
   expect(await loadOlder.count()).toBe(0);
+});
+
+test("people, the audit log and the invitation page speak Spanish and fit a phone", async () => {
+  const { token } = await invite(world().stackgate, freshEmail("es"), "deployer");
+  const checks = [
+    { path: "/settings/people", heading: "Invitar a alguien", signedIn: true, shot: "es-people" },
+    { path: "/settings/audit", heading: "Registro de cambios", signedIn: true, shot: "es-audit" },
+    { path: "/settings", heading: "Tu cuenta", signedIn: true, shot: "es-settings" },
+    { path: `/invite/${token}`, heading: "Únete a Stackgate", signedIn: false, shot: "es-invite" },
+  ];
+  for (const { path, heading, signedIn, shot } of checks) {
+    const page = await world().openPage({
+      viewport: "mobile",
+      lang: "es",
+      ...(signedIn ? { signedInTo: world().stackgate } : {}),
+    });
+    await page.goto(`${baseUrl()}${path}`);
+    await hydrated(page);
+    await page.getByRole("heading", { name: heading }).first().waitFor();
+    expect(await overflowing(page), path).toEqual([]);
+    await saveScreenshot(page, shot, "light");
+  }
 });
 
 describe("your own account", () => {
