@@ -6,8 +6,9 @@
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, test } from "vitest";
 import { axeViolations, describeViolations } from "./axe.ts";
-import { hydrated, type ThemeName, type ViewportName } from "./browser.ts";
+import { hydrated, saveScreenshot, type ThemeName, type ViewportName } from "./browser.ts";
 import { deployWithKey } from "./komodo-setup.ts";
+import { addPerson, freshEmail, invite } from "./people-setup.ts";
 import { CRITICAL_IMAGE, scansSettled, stackWorldOfThisFile } from "./stack-world.ts";
 
 const world = stackWorldOfThisFile({ frontendEnv: { STACKGATE_DEMO: "1" } }, async (scene) => {
@@ -15,6 +16,8 @@ const world = stackWorldOfThisFile({ frontendEnv: { STACKGATE_DEMO: "1" } }, asy
   expect((await deployWithKey(scene.stackgate, scene.apiKey, "pihole", "pull")).status).toBe(200);
   expect((await deployWithKey(scene.stackgate, scene.apiKey, "outline", "redeploy")).status).toBe(502);
   await scansSettled(scene);
+  // People to list, and changes for the audit log.
+  await addPerson(scene.stackgate, "deployer", "Dana Deployer");
 });
 
 /** Loaded data replaces the skeletons; only then is the page what a person reads. */
@@ -112,7 +115,7 @@ for (const viewport of ["desktop", "mobile"] as const satisfies ViewportName[]) 
         await check(page, "image detail");
       });
 
-      test("settings, with the remove-connection dialog open", async () => {
+      test("settings (your account among them), with the remove-connection dialog open", async () => {
         const page = await world().openSignedIn("/settings", { viewport, theme });
         await settled(page);
         const connection = page.getByRole("region", { name: "Komodo connection" });
@@ -122,6 +125,43 @@ for (const viewport of ["desktop", "mobile"] as const satisfies ViewportName[]) 
         await page.getByRole("dialog", { name: /^Remove the connection/ }).waitFor();
         await check(page, "remove-connection dialog");
         await page.keyboard.press("Escape");
+      });
+
+      test("people (with an invitation link shown), the audit log, and the invitation page", async () => {
+        const listRole = viewport === "desktop" ? "table" : "list";
+        const page = await world().openSignedIn("/settings/people", { viewport, theme });
+        await settled(page);
+        await page.getByRole(listRole, { name: "People" }).getByText("Dana Deployer").waitFor();
+        await check(page, "people");
+        await saveScreenshot(page, "people", theme);
+        const form = page.getByRole("form", { name: "Invite a person" });
+        const email = freshEmail("axe");
+        await form.getByLabel("Email").fill(email);
+        await form.getByRole("button", { name: "Invite" }).click();
+        await page.getByRole("dialog", { name: `Invitation for ${email}` }).waitFor();
+        await check(page, "invitation link dialog");
+        await saveScreenshot(page, "people-invite-link", theme);
+        await page.keyboard.press("Escape");
+
+        await visit(page, "/settings/audit");
+        await page
+          .getByRole(listRole, { name: "Audit log" })
+          .getByText("invitation.created")
+          .first()
+          .waitFor();
+        await check(page, "audit log");
+        await saveScreenshot(page, "audit", theme);
+
+        const { token } = await invite(world().stackgate, freshEmail("axe-page"), "viewer");
+        const invitee = await world().openPage({ viewport, theme });
+        await visit(invitee, `/invite/${token}`);
+        await invitee.getByLabel("Choose a password").waitFor();
+        await check(invitee, "invitation page");
+        await saveScreenshot(invitee, "invite", theme);
+        await visit(invitee, "/invite/abcdefghijklmnopqrstuvwxyz012345");
+        await invitee.getByRole("heading", { name: "This invitation can't be used" }).waitFor();
+        await check(invitee, "invitation problem page");
+        await saveScreenshot(invitee, "invite-problem", theme);
       });
     });
   }

@@ -6,6 +6,7 @@
 
 import * as history from "../i18n/history.ts";
 import * as overview from "../i18n/overview.ts";
+import * as people from "../i18n/people.ts";
 import * as security from "../i18n/security.ts";
 import * as settings from "../i18n/settings.ts";
 import * as shell from "../i18n/shell.ts";
@@ -30,6 +31,7 @@ const en = {
   ...history.en,
   ...security.en,
   ...settings.en,
+  ...people.en,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -41,6 +43,7 @@ const es = {
   ...history.es,
   ...security.es,
   ...settings.es,
+  ...people.es,
 } as const satisfies { readonly [K in MessageKey]: string };
 
 const dictionaries = { en, es } as const;
