@@ -127,6 +127,8 @@ describe("deploys Stackgate did not start", () => {
       // Stackgate's own deploy is published once, as its own.
       expect((await deploy(app, cookie, "web", "pull")).status).toBe(200);
       expect(await events.next()).toMatchObject({ type: "started", run: { stack: "web" } });
+      // Each step Komodo begins is published as `started` again, with the step.
+      expect(await events.next()).toMatchObject({ type: "started", run: { stack: "web", step: "pull" } });
       const own = await events.next();
       expect(own).toMatchObject({ type: "finished", run: { stack: "web", success: true } });
       expect(own.run.source).toBeUndefined();
