@@ -3,6 +3,8 @@ import { createApiKeyService } from "./apikeys/service.ts";
 import { createAuth } from "./auth/better-auth.ts";
 import { createAuthenticator } from "./auth/caller.ts";
 import { createFirstPasswordStore } from "./auth/first-password.ts";
+import { SIGN_IN_OPTIONS_PATH, signInOptionsOf, signInOptionsRoute } from "./auth/oidc/options-route.ts";
+import { createSingleSignOn } from "./auth/oidc/single-sign-on.ts";
 import { seedAdmin } from "./auth/seed-admin.ts";
 import { connectionProcedures } from "./connection/procedures.ts";
 import { createConnectionService } from "./connection/service.ts";
@@ -49,7 +51,11 @@ export async function createBackend({
   const authSecret = resolveAuthSecret(config);
   const secretBox = createSecretBox(authSecret);
   const firstPassword = createFirstPasswordStore({ dataDir: config.dataDir, secretBox });
-  const auth = createAuth({ db, config, secret: authSecret, logger, clock, firstPassword });
+  const singleSignOn = config.singleSignOn
+    ? createSingleSignOn({ config: config.singleSignOn, appUrl: config.appUrl, db, logger, clock })
+    : null;
+  singleSignOn?.provider.start();
+  const auth = createAuth({ db, config, secret: authSecret, logger, clock, firstPassword, singleSignOn });
   const seeded = await seedAdmin(auth, config, firstPassword);
 
   const apiKeys = createApiKeyService({ db, clock });
@@ -124,6 +130,7 @@ export async function createBackend({
     deploy: { run: deployProcedures(os, { deploy }), events: eventProcedures(os, { events }) },
     history: historyProcedures(os, { history }),
     scans: scanProcedures(os, { scans }),
+    signIn: { options: os.signIn.options.handler(() => signInOptionsOf(config, singleSignOn)) },
   });
 
   const app = createHttpApp({
@@ -133,6 +140,7 @@ export async function createBackend({
     routesAhead: [
       { path: DEPLOY_EVENTS_PATH, handler: deployEventStream({ events, authenticate }) },
       { path: STACK_LIST_PATH, handler: stackListRoute({ stacks, authenticate }) },
+      { path: SIGN_IN_OPTIONS_PATH, handler: signInOptionsRoute({ config, singleSignOn }) },
     ],
     onRequest: metrics.httpRequest,
     appUrl: config.appUrl,
