@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider-module.d.ts" />
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -33,8 +34,8 @@ export async function startTestProvider({
   clientId = "stackgate",
   clientSecret = `secret-${randomBytes(12).toString("hex")}`,
 }: {
-  /** Stackgate's public origin: the callback and the post-logout address are registered under it. */
-  appUrl: string;
+  /** Stackgate's public origin(s): the callback and the post-logout address are registered under each. */
+  appUrl: string | string[];
   port?: number;
   clientId?: string;
   clientSecret?: string;
@@ -52,8 +53,8 @@ export async function startTestProvider({
       {
         client_id: clientId,
         client_secret: clientSecret,
-        redirect_uris: [`${appUrl}/api/auth/sso/callback`],
-        post_logout_redirect_uris: [`${appUrl}/sign-in`],
+        redirect_uris: [appUrl].flat().map((origin) => `${origin}/api/auth/sso/callback`),
+        post_logout_redirect_uris: [appUrl].flat().map((origin) => `${origin}/sign-in`),
         grant_types: ["authorization_code"],
         response_types: ["code"],
       },

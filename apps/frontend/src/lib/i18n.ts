@@ -9,6 +9,7 @@ import * as overview from "../i18n/overview.ts";
 import * as security from "../i18n/security.ts";
 import * as settings from "../i18n/settings.ts";
 import * as shell from "../i18n/shell.ts";
+import * as signIn from "../i18n/sign-in.ts";
 import * as stacks from "../i18n/stacks.ts";
 
 export const LANGS = ["en", "es"] as const;
@@ -30,6 +31,7 @@ const en = {
   ...history.en,
   ...security.en,
   ...settings.en,
+  ...signIn.en,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -41,6 +43,7 @@ const es = {
   ...history.es,
   ...security.es,
   ...settings.es,
+  ...signIn.es,
 } as const satisfies { readonly [K in MessageKey]: string };
 
 const dictionaries = { en, es } as const;
