@@ -1,9 +1,11 @@
 import { apiKeyProcedures } from "./apikeys/procedures.ts";
 import { createApiKeyService } from "./apikeys/service.ts";
+import { auditProcedures } from "./audit/procedures.ts";
+import { createAuditService } from "./audit/service.ts";
 import { createAuth } from "./auth/better-auth.ts";
 import { createAuthenticator } from "./auth/caller.ts";
 import { createFirstPasswordStore } from "./auth/first-password.ts";
-import { SIGN_IN_OPTIONS_PATH, signInOptionsOf, signInOptionsRoute } from "./auth/oidc/options-route.ts";
+import { signInOptionsOf } from "./auth/oidc/options.ts";
 import { createSingleSignOn } from "./auth/oidc/single-sign-on.ts";
 import { seedAdmin } from "./auth/seed-admin.ts";
 import { connectionProcedures } from "./connection/procedures.ts";
@@ -24,6 +26,8 @@ import { createMetrics } from "./metrics/metrics.ts";
 import { notifyProcedures } from "./notify/procedures.ts";
 import { createNotifyService } from "./notify/service.ts";
 import { generateOpenApiDocument } from "./openapi.ts";
+import { invitationProcedures, meProcedures, userProcedures } from "./people/procedures.ts";
+import { createPeopleService } from "./people/service.ts";
 import { type Clock, systemClock } from "./platform/clock.ts";
 import { type Config, resolveAuthSecret } from "./platform/config.ts";
 import type { Logger } from "./platform/logger.ts";
@@ -51,19 +55,22 @@ export async function createBackend({
   const authSecret = resolveAuthSecret(config);
   const secretBox = createSecretBox(authSecret);
   const firstPassword = createFirstPasswordStore({ dataDir: config.dataDir, secretBox });
+  const audit = createAuditService({ db, clock });
   const singleSignOn = config.singleSignOn
-    ? createSingleSignOn({ config: config.singleSignOn, appUrl: config.appUrl, db, logger, clock })
+    ? createSingleSignOn({ config: config.singleSignOn, appUrl: config.appUrl, db, audit, logger, clock })
     : null;
   singleSignOn?.provider.start();
   const auth = createAuth({ db, config, secret: authSecret, logger, clock, firstPassword, singleSignOn });
   const seeded = await seedAdmin(auth, config, firstPassword);
 
-  const apiKeys = createApiKeyService({ db, clock });
+  const people = createPeopleService({ db, auth, audit, clock, appUrl: config.appUrl });
+  const apiKeys = createApiKeyService({ db, clock, audit });
   const connection = createConnectionService({
     db,
     secretBox,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     logger,
+    audit,
   });
   const notify = createNotifyService({
     db,
@@ -71,12 +78,13 @@ export async function createBackend({
     logger,
     appUrl: config.appUrl,
     alertTimeoutMs: config.alertTimeoutMs,
+    audit,
   });
   const history = createHistoryService({ db, clock, logger });
   const events = createDeployEventBus();
   const komodoRuns = publishKomodoRuns({ connection, events, logger, staleAfterMs: config.deployTimeoutMs });
   const lanes = createStackLanes();
-  const stacks = createStackService({ connection, lanes });
+  const stacks = createStackService({ connection, lanes, audit });
   const scans = createScanService({
     db,
     clock,
@@ -130,6 +138,10 @@ export async function createBackend({
     deploy: { run: deployProcedures(os, { deploy }), events: eventProcedures(os, { events }) },
     history: historyProcedures(os, { history }),
     scans: scanProcedures(os, { scans }),
+    me: meProcedures(os, { people }),
+    users: userProcedures(os, { people }),
+    invitations: invitationProcedures(os, { people, auth }),
+    audit: auditProcedures(os, { audit }),
     signIn: { options: os.signIn.options.handler(() => signInOptionsOf(config, singleSignOn)) },
   });
 
@@ -140,7 +152,6 @@ export async function createBackend({
     routesAhead: [
       { path: DEPLOY_EVENTS_PATH, handler: deployEventStream({ events, authenticate }) },
       { path: STACK_LIST_PATH, handler: stackListRoute({ stacks, authenticate }) },
-      { path: SIGN_IN_OPTIONS_PATH, handler: signInOptionsRoute({ config, singleSignOn }) },
     ],
     onRequest: metrics.httpRequest,
     appUrl: config.appUrl,
@@ -154,7 +165,7 @@ export async function createBackend({
     app,
     auth,
     seeded,
-    services: { connection, notify, history, events, stacks, deploy, scans },
+    services: { connection, notify, history, events, stacks, deploy, scans, people, audit },
     /**
      * Stops in order: running deploys get `graceMs` to finish and are all recorded and
      * published, event streams end, running scans are recorded as interrupted, the connections to

@@ -1,10 +1,14 @@
 import { ORPCError } from "@orpc/server";
+import { actorOf } from "../audit/service.ts";
+import type { Caller } from "../auth/caller.ts";
 import type { Implementer } from "../implementer.ts";
 import type { Clock } from "../platform/clock.ts";
 import type { ApiKeyService } from "./service.ts";
 
 /** Enough for every pipeline a person runs; bounds what one account can pile up (and list). */
 export const MAX_KEYS_PER_USER = 100;
+
+const person = (caller: Caller) => ({ ...actorOf(caller), id: caller.userId });
 
 export function apiKeyProcedures(
   os: Implementer,
@@ -26,10 +30,10 @@ export function apiKeyProcedures(
           message: `expiresAt must be in the future; ${input.expiresAt} has passed`,
         });
       }
-      return apiKeys.create(context.caller.userId, { name: input.name, scope: input.scope, expiresAt });
+      return apiKeys.create(person(context.caller), { name: input.name, scope: input.scope, expiresAt });
     }),
     remove: os.apikeys.remove.handler(({ context, input }) => {
-      if (!apiKeys.remove(context.caller.userId, input.id)) {
+      if (!apiKeys.remove(person(context.caller), input.id)) {
         throw new ORPCError("NOT_FOUND", { message: `No API key with id '${input.id}' belongs to you` });
       }
       return { deleted: true as const };

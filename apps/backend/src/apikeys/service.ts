@@ -1,5 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { Role } from "@stackgate/contract";
 import { and, desc, eq, sql } from "drizzle-orm";
+import type { Actor, AuditService } from "../audit/service.ts";
 import type { Database } from "../db/database.ts";
 import { apiKey, user } from "../db/schema.ts";
 import { createWriteBehind } from "../db/write-behind.ts";
@@ -20,6 +22,9 @@ export interface KeyOwner {
   userId: string;
   /** Null: the full rights of an API key. */
   scope: KeyScope | null;
+  /** The owner's role and whether they are disabled, as they are now: a key never has more rights than its owner. */
+  ownerRole: Role;
+  ownerDisabled: boolean;
 }
 
 export type KeyCheck = { kind: "valid"; owner: KeyOwner } | { kind: "expired"; expiresAt: Date };
@@ -32,7 +37,15 @@ export interface NewKey {
 
 const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
-export function createApiKeyService({ db, clock }: { db: Database; clock: Clock }) {
+export function createApiKeyService({
+  db,
+  clock,
+  audit,
+}: {
+  db: Database;
+  clock: Clock;
+  audit: AuditService;
+}) {
   const summaryColumns = {
     id: apiKey.id,
     name: apiKey.name,
@@ -43,8 +56,9 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
     expiresAt: apiKey.expiresAt,
   };
 
-  // Every pipeline request looks its key up: prepared once, not built and prepared per request. The
-  // owner must still exist: a user deleted with foreign keys off (by hand, a restore) leaves keys behind.
+  // Every pipeline request looks its key up, with its owner's role now, in one query: prepared once,
+  // not built and prepared per request. The inner join also drops a key whose owner is gone: a user
+  // deleted with foreign keys off (by hand, a restore) leaves keys behind.
   const findByHash = db
     .select({
       keyId: apiKey.id,
@@ -52,14 +66,12 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
       userId: apiKey.userId,
       scope: apiKey.scope,
       expiresAt: apiKey.expiresAt,
+      ownerRole: user.role,
+      ownerDisabled: user.disabled,
     })
     .from(apiKey)
-    .where(
-      and(
-        eq(apiKey.keyHash, sql.placeholder("keyHash")),
-        sql`exists (select 1 from ${user} where ${user.id} = ${apiKey.userId})`,
-      ),
-    )
+    .innerJoin(user, eq(user.id, apiKey.userId))
+    .where(eq(apiKey.keyHash, sql.placeholder("keyHash")))
     .prepare();
 
   const setLastUsed = db
@@ -88,33 +100,50 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
         .map((key) => ({ ...key, lastUsedAt: lastUses.get(key.id) ?? key.lastUsedAt }));
     },
 
-    create(userId: string, { name, scope, expiresAt }: NewKey) {
+    /** Creates a key for `by` (a person); the audit records its name, id and scope, never the key. */
+    create(by: Actor & { id: string }, { name, scope, expiresAt }: NewKey) {
       const key = KEY_PREFIX + randomBytes(32).toString("base64url");
-      const created = db
-        .insert(apiKey)
-        .values({
-          id: randomUUID(),
-          userId,
-          name,
-          start: key.slice(0, VISIBLE_CHARACTERS),
-          keyHash: hashKey(key),
-          createdAt: new Date(clock.now()),
-          scope: scope ?? null,
-          expiresAt: expiresAt ?? null,
-        })
-        .returning(summaryColumns)
-        .get();
+      const created = db.transaction((tx) => {
+        const row = tx
+          .insert(apiKey)
+          .values({
+            id: randomUUID(),
+            userId: by.id,
+            name,
+            start: key.slice(0, VISIBLE_CHARACTERS),
+            keyHash: hashKey(key),
+            createdAt: new Date(clock.now()),
+            scope: scope ?? null,
+            expiresAt: expiresAt ?? null,
+          })
+          .returning(summaryColumns)
+          .get();
+        audit.recordChange(
+          {
+            by,
+            action: "apikey.created",
+            target: name,
+            detail: { id: row.id, scope: row.scope, expiresAt: row.expiresAt?.toISOString() ?? null },
+          },
+          tx,
+        );
+        return row;
+      });
       return { ...created, key };
     },
 
-    /** Deletes one of the user's keys; false when the id is not theirs. */
-    remove(userId: string, id: string) {
-      const deleted = db
-        .delete(apiKey)
-        .where(and(eq(apiKey.id, id), eq(apiKey.userId, userId)))
-        .returning({ id: apiKey.id })
-        .all();
-      return deleted.length > 0;
+    /** Deletes one of `by`'s keys; false when the id is not theirs. */
+    remove(by: Actor & { id: string }, id: string) {
+      return db.transaction((tx) => {
+        const deleted = tx
+          .delete(apiKey)
+          .where(and(eq(apiKey.id, id), eq(apiKey.userId, by.id)))
+          .returning({ id: apiKey.id, name: apiKey.name })
+          .get();
+        if (deleted)
+          audit.recordChange({ by, action: "apikey.deleted", target: deleted.name, detail: { id } }, tx);
+        return deleted !== undefined;
+      });
     },
 
     /** The key's owner and scope, whether it expired, or null for an unknown or revoked key. */

@@ -1,4 +1,5 @@
 import { ORPCError } from "@orpc/server";
+import { actorOf } from "../audit/service.ts";
 import type { Implementer } from "../implementer.ts";
 import type { ConnectionService } from "./service.ts";
 
@@ -8,9 +9,9 @@ export function connectionProcedures(os: Implementer, { connection }: { connecti
       const updateStream = connection.updateStream();
       return { connection: connection.get(), ...(updateStream ? { updateStream } : {}) };
     }),
-    save: os.connection.save.handler(({ input }) => connection.save(input)),
-    remove: os.connection.remove.handler(({ input }) => {
-      if (!connection.remove(input.name)) {
+    save: os.connection.save.handler(({ context, input }) => connection.save(input, actorOf(context.caller))),
+    remove: os.connection.remove.handler(({ context, input }) => {
+      if (!connection.remove(input.name, actorOf(context.caller))) {
         throw new ORPCError("NOT_FOUND", { message: `No Komodo connection named '${input.name}'` });
       }
       return { deleted: true as const };

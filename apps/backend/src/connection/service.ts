@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Actor, AuditService } from "../audit/service.ts";
 import type { Database } from "../db/database.ts";
 import { upstreamConnection } from "../db/schema.ts";
 import type { Logger } from "../platform/logger.ts";
@@ -67,11 +68,13 @@ export function createConnectionService({
   secretBox,
   upstreamTimeoutMs,
   logger,
+  audit,
 }: {
   db: Database;
   secretBox: SecretBox;
   upstreamTimeoutMs: number;
   logger?: Logger;
+  audit: AuditService;
 }) {
   const load = () => db.select().from(upstreamConnection).get();
   let client: KomodoClient | null = null;
@@ -144,7 +147,7 @@ export function createConnectionService({
      * started yet, a timeout, an answer we cannot read) the connection is saved anyway and the
      * answer says why: Komodo may well come up after Stackgate, and every later call reports it.
      */
-    async save({ name, url, key, secret }: ConnectionInput) {
+    async save({ name, url, key, secret }: ConnectionInput, by: Actor) {
       if (hasCredentials(url)) throw new CredentialsInUrlError();
       const baseUrl = url.replace(/\/+$/, "");
       const candidate = clientFor({ url: baseUrl, key, secret });
@@ -170,6 +173,10 @@ export function createConnectionService({
       db.transaction((tx) => {
         tx.delete(upstreamConnection).run();
         tx.insert(upstreamConnection).values(row).run();
+        audit.recordChange(
+          { by, action: "connection.saved", target: name, detail: { url: withoutCredentials(baseUrl) } },
+          tx,
+        );
       });
       candidate.close();
       use(followingClientFor({ url: baseUrl, key, secret }));
@@ -177,10 +184,16 @@ export function createConnectionService({
     },
 
     /** Removes the connection with this name; false when the current one has another name. */
-    remove(name: string) {
+    remove(name: string, by: Actor) {
       const row = load();
       if (!row || row.name !== name) return false;
-      db.delete(upstreamConnection).run();
+      db.transaction((tx) => {
+        tx.delete(upstreamConnection).run();
+        audit.recordChange(
+          { by, action: "connection.removed", target: name, detail: { url: withoutCredentials(row.url) } },
+          tx,
+        );
+      });
       reload();
       return true;
     },

@@ -1,12 +1,15 @@
 import { ORPCError } from "@orpc/server";
+import { actorOf } from "../audit/service.ts";
 import type { Implementer } from "../implementer.ts";
 import type { NotifyService } from "./service.ts";
 
 export function notifyProcedures(os: Implementer, { notify }: { notify: NotifyService }) {
   return {
     get: os.notify.get.handler(() => ({ settings: notify.get() })),
-    save: os.notify.save.handler(({ input }) => ({ settings: notify.save(input) })),
-    remove: os.notify.remove.handler(() => ({ deleted: notify.remove() })),
+    save: os.notify.save.handler(({ context, input }) => ({
+      settings: notify.save(input, actorOf(context.caller)),
+    })),
+    remove: os.notify.remove.handler(({ context }) => ({ deleted: notify.remove(actorOf(context.caller)) })),
     test: os.notify.test.handler(async ({ input }) => {
       const result = await notify.test(input);
       if (!result) {

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import type { Actor, AuditService } from "../audit/service.ts";
 import type { Database } from "../db/database.ts";
 import { notifySettings } from "../db/schema.ts";
 import type { FinishedRun } from "../deploy/run.ts";
@@ -39,12 +40,14 @@ export function createNotifyService({
   logger,
   appUrl,
   alertTimeoutMs = ALERT_TIMEOUT_MS,
+  audit,
 }: {
   db: Database;
   secretBox: SecretBox;
   logger: Logger;
   appUrl: string;
   alertTimeoutMs?: number;
+  audit: AuditService;
 }) {
   const load = () => db.select().from(notifySettings).where(eq(notifySettings.id, SETTINGS_ROW)).get();
   const describe = (row: NonNullable<ReturnType<typeof load>>) => ({
@@ -73,15 +76,18 @@ export function createNotifyService({
      * drops the saved one (the answer says `tokenSet: false`), so a server that needs no token just
      * works, and one that does asks for it with a clear 401 on the test.
      */
-    save({
-      url,
-      topic,
-      token,
-      enabled = false,
-      vulnerabilityAlerts,
-      vulnerabilitySeverity,
-      alertOnFirstScan,
-    }: NotifySettingsInput) {
+    save(
+      {
+        url,
+        topic,
+        token,
+        enabled = false,
+        vulnerabilityAlerts,
+        vulnerabilitySeverity,
+        alertOnFirstScan,
+      }: NotifySettingsInput,
+      by: Actor,
+    ) {
       const existing = load();
       const keptToken = existing && sameOrigin(existing.url, url) ? existing.sealedToken : null;
       const sealedToken = token === undefined ? keptToken : token ? secretBox.seal(token) : null;
@@ -95,15 +101,27 @@ export function createNotifyService({
         alertOnFirstScan: alertOnFirstScan ?? existing?.alertOnFirstScan ?? false,
         updatedAt: new Date(),
       };
-      db.insert(notifySettings)
-        .values({ id: SETTINGS_ROW, ...values })
-        .onConflictDoUpdate({ target: notifySettings.id, set: values })
-        .run();
-      return describe(load()!);
+      return db.transaction((tx) => {
+        tx.insert(notifySettings)
+          .values({ id: SETTINGS_ROW, ...values })
+          .onConflictDoUpdate({ target: notifySettings.id, set: values })
+          .run();
+        const saved = describe(
+          tx.select().from(notifySettings).where(eq(notifySettings.id, SETTINGS_ROW)).get()!,
+        );
+        // What was saved, as the API answers it: the token only as whether one is set.
+        audit.recordChange({ by, action: "alerts.saved", target: "alert settings", detail: saved }, tx);
+        return saved;
+      });
     },
 
-    remove() {
-      return db.delete(notifySettings).where(eq(notifySettings.id, SETTINGS_ROW)).run().changes > 0;
+    remove(by: Actor) {
+      return db.transaction((tx) => {
+        const removed =
+          tx.delete(notifySettings).where(eq(notifySettings.id, SETTINGS_ROW)).run().changes > 0;
+        if (removed) audit.recordChange({ by, action: "alerts.removed", target: "alert settings" }, tx);
+        return removed;
+      });
     },
 
     /** Sends a test alert with the given settings, or the saved ones; null when there are neither. */

@@ -1,3 +1,4 @@
+import { actorOf } from "../audit/service.ts";
 import { type Implementer, visibleStacks } from "../implementer.ts";
 import { deadlineIn } from "../platform/deadline.ts";
 import type { StackService } from "./service.ts";
@@ -10,16 +11,16 @@ export function stackProcedures(
     list: os.stacks.list.handler(async ({ context }) => ({
       stacks: await stacks.list(visibleStacks(context.caller)),
     })),
-    remove: os.stacks.remove.handler(async ({ input }) => {
-      await stacks.remove(input.stack, deadlineIn(deployTimeoutMs));
+    remove: os.stacks.remove.handler(async ({ context, input }) => {
+      await stacks.remove(input.stack, deadlineIn(deployTimeoutMs), actorOf(context.caller));
       return { deleted: true as const, stack: input.stack };
     }),
     getPollForUpdates: os.stacks.getPollForUpdates.handler(async ({ input }) => ({
       stack: input.stack,
       enabled: await stacks.pollForUpdates(input.stack),
     })),
-    setPollForUpdates: os.stacks.setPollForUpdates.handler(async ({ input }) => {
-      await stacks.setPollForUpdates(input.stack, input.enabled);
+    setPollForUpdates: os.stacks.setPollForUpdates.handler(async ({ context, input }) => {
+      await stacks.setPollForUpdates(input.stack, input.enabled, actorOf(context.caller));
       return { stack: input.stack, enabled: input.enabled };
     }),
   };

@@ -1,3 +1,4 @@
+import type { Actor, AuditService } from "../audit/service.ts";
 import type { ConnectionService } from "../connection/service.ts";
 import type { Deadline } from "../platform/deadline.ts";
 import type { StackLanes } from "../platform/stack-lanes.ts";
@@ -25,9 +26,11 @@ export type Stack = ReturnType<typeof toStack>;
 export function createStackService({
   connection,
   lanes,
+  audit,
 }: {
   connection: ConnectionService;
   lanes: StackLanes;
+  audit: AuditService;
 }) {
   return {
     /** Every stack, or those `visible` admits (a scoped API key's). */
@@ -37,7 +40,7 @@ export function createStackService({
     },
 
     /** Takes a running stack down first, then deletes it in Komodo; waits for the stack's deploys, as they wait for it. */
-    remove(stack: string, deadline: Deadline) {
+    remove(stack: string, deadline: Deadline, by: Actor) {
       return lanes.run(stack, async () => {
         const client = connection.requireClient();
         const current = await client.findStack(stack);
@@ -46,6 +49,7 @@ export function createStackService({
           await client.waitForUpdate(update, { deadline });
         }
         await client.deleteStack(stack);
+        audit.recordChange({ by, action: "stack.deleted", target: stack });
       });
     },
 
@@ -55,8 +59,9 @@ export function createStackService({
       return found.config?.poll_for_updates ?? false;
     },
 
-    async setPollForUpdates(stack: string, enabled: boolean) {
+    async setPollForUpdates(stack: string, enabled: boolean, by: Actor) {
       await connection.requireClient().updateStack(stack, { poll_for_updates: enabled });
+      audit.recordChange({ by, action: "stack.poll-for-updates-set", target: stack, detail: { enabled } });
     },
   };
 }

@@ -1,8 +1,10 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Role } from "@stackgate/contract";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { AuditService } from "../../audit/service.ts";
 import type { Database } from "../../db/database.ts";
 import { account, invitation, user } from "../../db/schema.ts";
+import { createPerson, hashToken, isLastActiveAdmin, setRole } from "../../people/service.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { SingleSignOnConfig } from "../../platform/config.ts";
 import { roleFromClaims } from "./roles.ts";
@@ -14,15 +16,13 @@ export const SSO_PROVIDER_ID = "oidc";
 export type SignInRefusal = "no-role" | "unverified-email" | "disabled" | "no-email" | "invitation-invalid";
 
 export type PersonDecision =
-  | { kind: "person"; userId: string; role: Role; roleFromSso: boolean; created: boolean }
+  | { kind: "person"; userId: string; role: Role; roleFromSso: boolean; created: boolean; warnings: string[] }
   | { kind: "refused"; refusal: SignInRefusal; detail: string };
 
 const stringClaim = (claims: Record<string, unknown>, name: string) => {
   const value = claims[name];
   return typeof value === "string" && value.trim() ? value.trim() : undefined;
 };
-
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
  * Who a verified sign-in at the provider is in Stackgate, and with what role; every write (a new
@@ -33,16 +33,20 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
  *   verified (`email_verified: true`); an unverified email never takes over an account.
  * - Otherwise a new person is made.
  * The role is the claim's, applied again at every sign-in; without a match, a new person's
- * invitation decides, then OIDC_DEFAULT_ROLE; with none of them the sign-in is refused.
+ * invitation decides, then OIDC_DEFAULT_ROLE; with none of them the sign-in is refused. The last
+ * active admin keeps the admin role (as an admin's change would be refused), with a warning.
+ * New people, used invitations and changed roles are recorded in the audit log.
  */
 export function decidePerson({
   db,
+  audit,
   config,
   clock,
   claims,
   invitationToken,
 }: {
   db: Database;
+  audit: AuditService;
   config: SingleSignOnConfig;
   clock: Clock;
   claims: Record<string, unknown>;
@@ -53,6 +57,7 @@ export function decidePerson({
   const emailVerified = claims.email_verified === true;
   const mappedRole = roleFromClaims(claims, config);
   const now = new Date(clock.now());
+  const warnings: string[] = [];
 
   return db.transaction((tx) => {
     const linked = tx
@@ -109,21 +114,34 @@ export function decidePerson({
     if (!person) {
       if (!email)
         return { kind: "refused", refusal: "no-email", detail: "the provider sent no email" } as const;
-      const name = stringClaim(claims, "name") ?? stringClaim(claims, "preferred_username") ?? email;
-      person = tx
-        .insert(user)
-        .values({
-          id: randomUUID(),
-          name: name.slice(0, 64),
-          email,
-          emailVerified,
-          role,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning()
-        .get();
-      if (invited) tx.update(invitation).set({ acceptedAt: now }).where(eq(invitation.id, invited.id)).run();
+      const name = (stringClaim(claims, "name") ?? stringClaim(claims, "preferred_username") ?? email).slice(
+        0,
+        64,
+      );
+      const id = createPerson(tx, { email, name, role, roleFromSso: mappedRole !== null, emailVerified });
+      person = tx.select().from(user).where(eq(user.id, id)).get()!;
+      const newcomer = { id, name };
+      audit.recordChange(
+        {
+          by: newcomer,
+          action: "user.joined-with-sso",
+          target: email,
+          detail: { role, roleFromSso: mappedRole !== null },
+        },
+        tx,
+      );
+      if (invited) {
+        tx.update(invitation).set({ acceptedAt: now }).where(eq(invitation.id, invited.id)).run();
+        audit.recordChange(
+          {
+            by: newcomer,
+            action: "invitation.accepted",
+            target: invited.email,
+            detail: { role: invited.role, via: "sso" },
+          },
+          tx,
+        );
+      }
     }
     if (!linked) {
       tx.insert(account)
@@ -137,10 +155,33 @@ export function decidePerson({
         })
         .run();
     }
-    tx.update(user)
-      .set({ role, roleFromSso: mappedRole !== null, lastSignInAt: now, updatedAt: now })
-      .where(eq(user.id, person.id))
-      .run();
-    return { kind: "person", userId: person.id, role, roleFromSso: mappedRole !== null, created } as const;
+    let applied = role;
+    if (role !== person.role && person.role === "admin" && isLastActiveAdmin(tx, person.id)) {
+      applied = "admin";
+      warnings.push(
+        `${person.email} is the last active admin and keeps the admin role although ${config.roleClaim} maps to ${role}`,
+      );
+    } else if (role !== person.role || person.roleFromSso !== (mappedRole !== null)) {
+      setRole(tx, person.id, role, { fromSso: mappedRole !== null });
+      if (!created && role !== person.role) {
+        audit.recordChange(
+          {
+            by: { id: person.id, name: person.name },
+            action: "user.role-changed",
+            target: person.email,
+            detail: { from: person.role, to: role, via: "sso" },
+          },
+          tx,
+        );
+      }
+    }
+    return {
+      kind: "person",
+      userId: person.id,
+      role: applied,
+      roleFromSso: mappedRole !== null,
+      created,
+      warnings,
+    } as const;
   });
 }

@@ -325,6 +325,34 @@ describe("single sign-on with a real OpenID Provider", () => {
     expect(passwordOut.json).toEqual({ redirectTo: "/sign-in" });
   });
 
+  it("records who joined with single sign-on and whose role the provider changed, in the audit log", async () => {
+    const cookie = await app.signIn();
+    const audit = await app.request("/api/v0/audit?limit=100", { headers: { cookie } });
+    expect(audit.status).toBe(200);
+    const entries = audit.json.entries as {
+      action: string;
+      target: string;
+      detail: Record<string, unknown>;
+    }[];
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        action: "user.joined-with-sso",
+        target: "grace@example.test",
+        detail: { role: "deployer", roleFromSso: true },
+      }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        action: "user.role-changed",
+        target: "grace@example.test",
+        detail: { from: "deployer", to: "admin", via: "sso" },
+      }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ action: "invitation.accepted", target: "ivy@example.test" }),
+    );
+  });
+
   it("never logs or answers the client secret", () => {
     expect(app.logLines.join("\n")).not.toContain(provider.clientSecret);
     expect(app.responseBodies.join("\n")).not.toContain(provider.clientSecret);

@@ -4,6 +4,7 @@ import { createAuthEndpoint } from "better-auth/api";
 import { deleteSessionCookie, setSessionCookie } from "better-auth/cookies";
 import * as oidc from "openid-client";
 import { z } from "zod";
+import type { AuditService } from "../../audit/service.ts";
 import type { Database } from "../../db/database.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { SingleSignOnConfig } from "../../platform/config.ts";
@@ -44,12 +45,14 @@ export function createSingleSignOn({
   config,
   appUrl,
   db,
+  audit,
   logger,
   clock,
 }: {
   config: SingleSignOnConfig;
   appUrl: string;
   db: Database;
+  audit: AuditService;
   logger: Logger;
   clock: Clock;
 }) {
@@ -66,7 +69,7 @@ export function createSingleSignOn({
     secureCookies,
     /** The person the provider's verified claims stand for, or why not. */
     decide: (claims: Record<string, unknown>, invitation: string | undefined) =>
-      decidePerson({ db, config, clock, claims, invitationToken: invitation }),
+      decidePerson({ db, audit, config, clock, claims, invitationToken: invitation }),
     /** What the sign-in page needs to know about single sign-on (GET /api/v0/sign-in/options). */
     async options() {
       const state = await provider.current();
@@ -240,6 +243,7 @@ export function singleSignOnPlugin(sso: SingleSignOn | null) {
 
           const decision = sso.decide(claims, started.invitation);
           if (decision.kind === "refused") return refuse(decision.refusal, decision.detail);
+          for (const warning of decision.warnings) logger.warn(`single sign-on: ${warning}`);
 
           const adapter = ctx.context.internalAdapter;
           const person = await adapter.findUserById(decision.userId);
