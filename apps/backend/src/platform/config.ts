@@ -16,18 +16,23 @@ const commaList = z
       .filter(Boolean),
   );
 
+/** compose.yml passes every variable, unset ones as "": those mean "not set" too. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
 /** Single sign-on (OIDC) and password sign-in; see the README's "Single sign-on" section. */
 const singleSignOnVariables = {
-  OIDC_ISSUER_URL: z.url({ protocol: /^https?$/ }).optional(),
-  OIDC_CLIENT_ID: z.string().min(1).optional(),
-  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-  OIDC_CLIENT_SECRET_FILE: z.string().min(1).optional(),
-  OIDC_NAME: z.string().trim().min(1).max(40).default("single sign-on"),
-  OIDC_SCOPES: z.string().trim().min(1).optional(),
-  OIDC_ROLE_CLAIM: z
-    .string()
-    .regex(/^[^.\s]+(\.[^.\s]+)*$/, "must be a claim name or a dotted path such as realm_access.roles")
-    .default("groups"),
+  OIDC_ISSUER_URL: optional(z.url({ protocol: /^https?$/ })),
+  OIDC_CLIENT_ID: optional(z.string()),
+  OIDC_CLIENT_SECRET: optional(z.string()),
+  OIDC_CLIENT_SECRET_FILE: optional(z.string()),
+  OIDC_NAME: optional(z.string().trim().min(1).max(40)),
+  OIDC_SCOPES: optional(z.string().trim().min(1)),
+  OIDC_ROLE_CLAIM: optional(
+    z
+      .string()
+      .regex(/^[^.\s]+(\.[^.\s]+)*$/, "must be a claim name or a dotted path such as realm_access.roles"),
+  ),
   OIDC_ADMIN_VALUES: commaList,
   OIDC_DEPLOYER_VALUES: commaList,
   OIDC_VIEWER_VALUES: commaList,
@@ -121,7 +126,7 @@ function singleSignOnFrom(values: z.infer<typeof environmentSchema>) {
   }
   if (!clientSecret)
     throw invalid("OIDC_CLIENT_SECRET: required when OIDC_ISSUER_URL is set (or OIDC_CLIENT_SECRET_FILE)");
-  const roleClaim = values.OIDC_ROLE_CLAIM;
+  const roleClaim = values.OIDC_ROLE_CLAIM ?? "groups";
   // Authelia and Pocket ID send `groups` only to clients that ask for the scope of that name.
   const scopes = values.OIDC_SCOPES ?? `openid email profile${roleClaim === "groups" ? " groups" : ""}`;
   if (!scopes.split(/\s+/).includes("openid")) throw invalid("OIDC_SCOPES: must include openid");
@@ -129,7 +134,7 @@ function singleSignOnFrom(values: z.infer<typeof environmentSchema>) {
     issuerUrl: values.OIDC_ISSUER_URL,
     clientId: values.OIDC_CLIENT_ID,
     clientSecret,
-    name: values.OIDC_NAME,
+    name: values.OIDC_NAME ?? "single sign-on",
     scopes,
     roleClaim,
     roleValues: {

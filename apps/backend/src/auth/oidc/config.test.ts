@@ -42,6 +42,27 @@ describe("single sign-on configuration", () => {
     });
   });
 
+  it("takes empty values (compose passes unset variables as empty) as unset", () => {
+    const empty = Object.fromEntries(
+      [
+        "OIDC_ISSUER_URL",
+        "OIDC_CLIENT_ID",
+        "OIDC_CLIENT_SECRET",
+        "OIDC_CLIENT_SECRET_FILE",
+        "OIDC_NAME",
+        "OIDC_SCOPES",
+      ]
+        .concat(["OIDC_ROLE_CLAIM", "OIDC_ADMIN_VALUES", "OIDC_DEPLOYER_VALUES", "OIDC_VIEWER_VALUES"])
+        .map((name) => [name, ""]),
+    );
+    expect(loadConfig(empty).singleSignOn).toBeNull();
+    expect(loadConfig({ ...empty, ...provider, OIDC_CLIENT_SECRET: "x" }).singleSignOn).toMatchObject({
+      name: "single sign-on",
+      roleClaim: "groups",
+      scopes: "openid email profile groups",
+    });
+  });
+
   it("reads the client secret from OIDC_CLIENT_SECRET_FILE", () => {
     const file = join(mkdtempSync(join(tmpdir(), "stackgate-oidc-")), "secret");
     writeFileSync(file, "from-a-file\n");
