@@ -258,6 +258,7 @@ describe("under axe", () => {
           await page.goto(`${state.stackgate().baseUrl}${state.path}`);
           if (await page.locator("astro-island").count()) await hydrated(page);
           found.push(...describeViolations(`${state.name} (${lang})`, await axeViolations(page)));
+          await saveScreenshot(page, `sign-in-${state.name.replaceAll(" ", "-")}-${lang}`, theme);
         }
         expect(found, `axe found:\n${found.join("\n")}`).toEqual([]);
         expect(await browser.finishTest()).toEqual([]);
