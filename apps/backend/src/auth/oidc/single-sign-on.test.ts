@@ -439,3 +439,28 @@ describe("a provider that is down at start", () => {
     }
   });
 });
+
+describe("without single sign-on configured", () => {
+  it("offers password sign-in only, has no start, and signs out here", async () => {
+    const plain = await startTestBackend();
+    try {
+      expect((await plain.request("/api/v0/sign-in/options")).json).toEqual({ password: true, sso: null });
+      expect((await plain.request("/rpc/signIn/options", { method: "POST", json: {} })).json).toEqual({
+        json: { password: true, sso: null },
+      });
+      const start = await plain.request("/api/auth/sso/start", { redirect: "manual" });
+      expect(start.status).toBe(404);
+      expect(start.json.message).toBe("Single sign-on is not configured");
+      const cookie = await plain.signIn();
+      const out = await plain.request("/api/auth/sso/sign-out", {
+        method: "POST",
+        headers: { cookie },
+        json: {},
+      });
+      expect(out.json).toEqual({ redirectTo: "/sign-in" });
+      expect((await plain.request("/api/auth/get-session", { headers: { cookie } })).json).toBeNull();
+    } finally {
+      await plain.close();
+    }
+  });
+});
