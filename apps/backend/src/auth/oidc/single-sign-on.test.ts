@@ -380,6 +380,15 @@ describe("password sign-in turned off", () => {
     expect(options.json).toMatchObject({ password: false, sso: { autoRedirect: true, available: true } });
   });
 
+  it("never demotes the last active admin: they keep the admin role, with a warning in the log", async () => {
+    provider.setAccount("sub-root", { email: ADMIN.email, email_verified: true, groups: ["everyone"] });
+    const result = await signInAtProvider({ backendUrl: passwordless.url, appUrl: APP_ORIGIN, login: "sub-root" });
+    expect(result.location).toBe("/");
+    const stored = databaseOf(passwordless).select().from(user).where(eq(user.email, ADMIN.email)).get();
+    expect(stored).toMatchObject({ role: "admin" });
+    expect(passwordless.logLines.join("\n")).toMatch(/last active admin and keeps the admin role/);
+  });
+
   it("still signs in with the provider", async () => {
     provider.setAccount("sub-pat", { email: "pat@example.test", email_verified: true, groups: ["everyone"] });
     const result = await signInAtProvider({
