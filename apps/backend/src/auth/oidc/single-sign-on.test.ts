@@ -382,7 +382,11 @@ describe("password sign-in turned off", () => {
 
   it("never demotes the last active admin: they keep the admin role, with a warning in the log", async () => {
     provider.setAccount("sub-root", { email: ADMIN.email, email_verified: true, groups: ["everyone"] });
-    const result = await signInAtProvider({ backendUrl: passwordless.url, appUrl: APP_ORIGIN, login: "sub-root" });
+    const result = await signInAtProvider({
+      backendUrl: passwordless.url,
+      appUrl: APP_ORIGIN,
+      login: "sub-root",
+    });
     expect(result.location).toBe("/");
     const stored = databaseOf(passwordless).select().from(user).where(eq(user.email, ADMIN.email)).get();
     expect(stored).toMatchObject({ role: "admin" });
