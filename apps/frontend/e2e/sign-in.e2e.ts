@@ -15,6 +15,7 @@ import { axeViolations, describeViolations } from "./axe.ts";
 import {
   holdRequests,
   hydrated,
+  saveScreenshot,
   startBrowser,
   type TestBrowser,
   type ThemeName,
