@@ -115,7 +115,9 @@ export async function admitCaller(
  */
 const nobody = new Proxy({} as Caller, {
   get(_target, property) {
-    throw new Error(`A public procedure has no caller (it read caller.${String(property)})`);
+    // Symbols and `then` are what generic code (inspection, promise resolution) asks of any object.
+    if (typeof property === "symbol" || property === "then") return undefined;
+    throw new Error(`A public procedure has no caller (it read caller.${property})`);
   },
 });
 

@@ -48,6 +48,9 @@ export function createAuth({
     secret,
     database: drizzleAdapter(db, { provider: "sqlite", schema: { user, session, account, verification } }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
+    // A person's name and password change through /api/v0/me, which records the change in the audit
+    // log (and ends the other sessions on a new password); Better Auth's own routes would not.
+    disabledPaths: ["/update-user", "/change-password"],
     // Stackgate's own columns of a person: get-session answers them, and nobody sets them through
     // Better Auth (input: false): roles and disabling go through the people API, by admins.
     user: {

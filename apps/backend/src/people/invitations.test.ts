@@ -143,6 +143,18 @@ describe("accepting", () => {
     );
   });
 
+  it("sets the session cookie through /rpc too, as the dashboard's client calls it", async () => {
+    const invited = await invite("rpc@example.test", "viewer");
+    const accepted = await app.request("/rpc/invitations/accept", {
+      method: "POST",
+      json: { json: { token: tokenOf(invited.json.url), name: "Rpc Person", password: "rpc-password-123" } },
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.json.json).toMatchObject({ email: "rpc@example.test", role: "viewer" });
+    const me = await app.request("/api/v0/me", { headers: { cookie: cookieOf(accepted.headers) } });
+    expect(me.json.email).toBe("rpc@example.test");
+  });
+
   it("answers a used, revoked or expired link with a 400 naming token and the reason; inspect with 410", async () => {
     const used = await invite("used@example.test");
     expect((await accept(tokenOf(used.json.url))).status).toBe(200);

@@ -69,6 +69,18 @@ describe("the signed-in person", () => {
     });
   });
 
+  it("leaves no way around the audit: Better Auth's own update-user and change-password are closed", async () => {
+    for (const [path, json] of [
+      ["/api/auth/update-user", { name: "Sneaky" }],
+      ["/api/auth/change-password", { currentPassword: ADMIN.password, newPassword: "sneaky-password-1" }],
+    ] as const) {
+      const closed = await app.request(path, { method: "POST", headers: { cookie: admin }, json });
+      expect(closed.status).toBe(404);
+    }
+    expect((await app.request("/api/v0/me", { headers: { cookie: admin } })).json.name).toBe(ADMIN.name);
+    await app.signIn();
+  });
+
   it("changes one's password: the other sessions end, this one stays, the new password signs in", async () => {
     const person = await invitePerson(app, admin, { email: "pass@example.test", role: "deployer" });
     const other = await app.signIn(person.email, person.password);

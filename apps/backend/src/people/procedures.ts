@@ -53,6 +53,8 @@ export function invitationProcedures(
     inspect: os.invitations.inspect.handler(({ input }) => people.inspectInvitation(input.token)),
     accept: os.invitations.accept.handler(async ({ context, input }) => {
       const person = await people.acceptInvitation(input);
+      // The account exists from here on: should the sign-in itself be refused (too many failed
+      // sign-ins from this address), that refusal is the answer and the person signs in later.
       const signedIn = await auth.api.signInEmail({
         body: { email: person.email, password: input.password },
         headers: context.headers,

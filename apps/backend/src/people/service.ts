@@ -174,12 +174,14 @@ export function createPeopleService({
     return found;
   };
 
+  /** The signed-in person, as `GET /api/v0/me` answers. */
+  const me = (userId: string) => {
+    const { id, name, email, role, sso } = requirePerson(userId);
+    return { id, name, email, role, sso };
+  };
+
   return {
-    /** The signed-in person, as `GET /api/v0/me` answers. */
-    me(userId: string) {
-      const { id, name, email, role, sso } = requirePerson(userId);
-      return { id, name, email, role, sso };
-    },
+    me,
 
     rename(by: Caller, name: string) {
       const before = requirePerson(by.userId);
@@ -195,7 +197,7 @@ export function createPeopleService({
           tx,
         );
       });
-      return this.me(by.userId);
+      return me(by.userId);
     },
 
     /** Changes the caller's own password and ends their other sessions (this one stays signed in). */
