@@ -5,6 +5,8 @@ import { createAuditService } from "./audit/service.ts";
 import { createAuth } from "./auth/better-auth.ts";
 import { createAuthenticator } from "./auth/caller.ts";
 import { createFirstPasswordStore } from "./auth/first-password.ts";
+import { signInOptionsOf } from "./auth/oidc/options.ts";
+import { createSingleSignOn } from "./auth/oidc/single-sign-on.ts";
 import { seedAdmin } from "./auth/seed-admin.ts";
 import { connectionProcedures } from "./connection/procedures.ts";
 import { createConnectionService } from "./connection/service.ts";
@@ -54,10 +56,14 @@ export async function createBackend({
   const authSecret = resolveAuthSecret(config);
   const secretBox = createSecretBox(authSecret);
   const firstPassword = createFirstPasswordStore({ dataDir: config.dataDir, secretBox });
-  const auth = createAuth({ db, config, secret: authSecret, logger, clock, firstPassword });
+  const audit = createAuditService({ db, clock });
+  const singleSignOn = config.singleSignOn
+    ? createSingleSignOn({ config: config.singleSignOn, appUrl: config.appUrl, db, audit, logger, clock })
+    : null;
+  singleSignOn?.provider.start();
+  const auth = createAuth({ db, config, secret: authSecret, logger, clock, firstPassword, singleSignOn });
   const seeded = await seedAdmin(auth, config, firstPassword);
 
-  const audit = createAuditService({ db, clock });
   const people = createPeopleService({ db, auth, audit, clock, appUrl: config.appUrl });
   const apiKeys = createApiKeyService({ db, clock, audit });
   const connection = createConnectionService({
@@ -138,8 +144,7 @@ export async function createBackend({
     users: userProcedures(os, { people }),
     invitations: invitationProcedures(os, { people, auth }),
     audit: auditProcedures(os, { audit }),
-    // Until single sign-on lands (branch `oidc`), which answers this from its configuration.
-    signIn: { options: os.signIn.options.handler(() => ({ password: true, sso: null })) },
+    signIn: { options: os.signIn.options.handler(() => signInOptionsOf(config, singleSignOn)) },
   });
 
   const app = createHttpApp({

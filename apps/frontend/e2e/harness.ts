@@ -55,6 +55,8 @@ export interface StartStackgateOptions {
   admin?: Partial<Admin>;
   /** Extra environment per service, e.g. `{ frontend: { STACKGATE_DEMO: "1" } }`. */
   env?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** The gateway's port, when a test must know the public origin before the start (an OpenID Provider's callback). */
+  gatewayPort?: number;
 }
 
 export async function startStackgate(options: StartStackgateOptions = {}): Promise<Stackgate> {
@@ -66,7 +68,11 @@ export async function startStackgate(options: StartStackgateOptions = {}): Promi
     ...options.admin,
   };
   const dataDir = await mkdtemp(join(tmpdir(), "stackgate-e2e-"));
-  const [backendPort, frontendPort, gatewayPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const [backendPort, frontendPort, gatewayPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    options.gatewayPort ?? freePort(),
+  ]);
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const backendUrl = `http://127.0.0.1:${backendPort}`;
   const frontendUrl = `http://127.0.0.1:${frontendPort}`;

@@ -8,6 +8,7 @@ import type { Clock } from "../platform/clock.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { FirstPasswordStore } from "./first-password.ts";
+import { type SingleSignOn, singleSignOnPlugin } from "./oidc/single-sign-on.ts";
 import { requestOrigin } from "./origin-guard.ts";
 import { clientAddress, createSignInLimiter, describeWait } from "./sign-in-limiter.ts";
 
@@ -20,6 +21,7 @@ export function createAuth({
   logger,
   clock,
   firstPassword,
+  singleSignOn = null,
 }: {
   db: Database;
   config: Config;
@@ -27,6 +29,8 @@ export function createAuth({
   logger: Logger;
   clock: Clock;
   firstPassword: FirstPasswordStore;
+  /** Single sign-on (OIDC), when configured: served under /api/auth/sso. */
+  singleSignOn?: SingleSignOn | null;
 }) {
   const limiter = createSignInLimiter({ limits: config.signInLimits, clock });
   const signInAttempt = (ctx: { body?: unknown; headers?: Headers }) => {
@@ -99,9 +103,11 @@ export function createAuth({
     // Better Auth's own limiter runs only in production and counts every request; ours counts
     // failed sign-ins per account and per address, in every mode (see sign-in-limiter.ts).
     rateLimit: { enabled: false },
+    plugins: [singleSignOnPlugin(singleSignOn)],
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path !== SIGN_IN_PATH) return;
+        refuseWhenPasswordSignInIsOff(config, singleSignOn);
         const { email, address } = signInAttempt(ctx);
         const lockout = limiter.check(email, address);
         if (!lockout) return;
@@ -146,3 +152,13 @@ export function createAuth({
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** PASSWORD_SIGN_IN=false: people sign in with the provider only (the README says how to get back in). */
+function refuseWhenPasswordSignInIsOff(config: Config, singleSignOn: SingleSignOn | null) {
+  if (config.passwordSignIn) return;
+  throw new APIError("FORBIDDEN", {
+    code: "PASSWORD_SIGN_IN_OFF",
+    status: 403,
+    message: `Password sign-in is turned off here (PASSWORD_SIGN_IN=false): sign in with ${singleSignOn?.config.name ?? "single sign-on"}`,
+  });
+}

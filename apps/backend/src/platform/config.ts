@@ -6,6 +6,45 @@ import { z } from "zod";
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
+const commaList = z
+  .string()
+  .default("")
+  .transform((list) =>
+    list
+      .split(",")
+      .map((value) => value.trim())
+      .filter(Boolean),
+  );
+
+/** compose.yml passes every variable, unset ones as "": those mean "not set" too. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
+/** Single sign-on (OIDC) and password sign-in; see the README's "Single sign-on" section. */
+const singleSignOnVariables = {
+  OIDC_ISSUER_URL: optional(z.url({ protocol: /^https?$/ })),
+  OIDC_CLIENT_ID: optional(z.string()),
+  OIDC_CLIENT_SECRET: optional(z.string()),
+  OIDC_CLIENT_SECRET_FILE: optional(z.string()),
+  OIDC_NAME: optional(z.string().trim().min(1).max(40)),
+  OIDC_SCOPES: optional(z.string().trim().min(1)),
+  OIDC_ROLE_CLAIM: optional(
+    z
+      .string()
+      .regex(/^[^.\s]+(\.[^.\s]+)*$/, "must be a claim name or a dotted path such as realm_access.roles"),
+  ),
+  OIDC_ADMIN_VALUES: commaList,
+  OIDC_DEPLOYER_VALUES: commaList,
+  OIDC_VIEWER_VALUES: commaList,
+  OIDC_DEFAULT_ROLE: z
+    .enum(["admin", "deployer", "viewer", "refuse"], {
+      error: "must be admin, deployer, viewer or refuse",
+    })
+    .default("refuse"),
+  OIDC_AUTO_REDIRECT: z.stringbool().default(false),
+  PASSWORD_SIGN_IN: z.stringbool().default(true),
+};
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   BACKEND_HOST: z.string().min(1).default("127.0.0.1"),
@@ -32,6 +71,7 @@ const environmentSchema = z.object({
   SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
   SIGN_IN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
   SIGN_IN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  ...singleSignOnVariables,
 });
 
 export type Config = ReturnType<typeof configFrom>;
@@ -51,10 +91,69 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       "Invalid configuration: BETTER_AUTH_SECRET: required when NODE_ENV=production (make one with `openssl rand -base64 32`)",
     );
   }
-  return configFrom(values);
+  return configFrom(values, singleSignOnFrom(values));
 }
 
-function configFrom(values: z.infer<typeof environmentSchema>) {
+/** Why a set of OIDC_* variables cannot work, as the one start-up line names it. */
+function singleSignOnFrom(values: z.infer<typeof environmentSchema>) {
+  const invalid = (problem: string) => new ConfigError(`Invalid configuration: ${problem}`);
+  if (!values.OIDC_ISSUER_URL) {
+    const stray = (["OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "OIDC_CLIENT_SECRET_FILE"] as const).find(
+      (name) => values[name],
+    );
+    if (stray)
+      throw invalid(
+        `OIDC_ISSUER_URL: required when ${stray} is set (single sign-on needs the provider's address)`,
+      );
+    if (!values.PASSWORD_SIGN_IN)
+      throw invalid(
+        "PASSWORD_SIGN_IN: false needs single sign-on (OIDC_ISSUER_URL), or nobody could sign in",
+      );
+    return null;
+  }
+  if (!values.OIDC_CLIENT_ID) throw invalid("OIDC_CLIENT_ID: required when OIDC_ISSUER_URL is set");
+  if (values.OIDC_CLIENT_SECRET && values.OIDC_CLIENT_SECRET_FILE)
+    throw invalid("OIDC_CLIENT_SECRET_FILE: set either it or OIDC_CLIENT_SECRET, not both");
+  let clientSecret = values.OIDC_CLIENT_SECRET;
+  if (values.OIDC_CLIENT_SECRET_FILE) {
+    try {
+      clientSecret = readFileSync(values.OIDC_CLIENT_SECRET_FILE, "utf8").trim();
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? "unreadable";
+      throw invalid(`OIDC_CLIENT_SECRET_FILE: cannot read ${values.OIDC_CLIENT_SECRET_FILE} (${reason})`);
+    }
+    if (!clientSecret) throw invalid(`OIDC_CLIENT_SECRET_FILE: ${values.OIDC_CLIENT_SECRET_FILE} is empty`);
+  }
+  if (!clientSecret)
+    throw invalid("OIDC_CLIENT_SECRET: required when OIDC_ISSUER_URL is set (or OIDC_CLIENT_SECRET_FILE)");
+  const roleClaim = values.OIDC_ROLE_CLAIM ?? "groups";
+  // Authelia and Pocket ID send `groups` only to clients that ask for the scope of that name.
+  const scopes = values.OIDC_SCOPES ?? `openid email profile${roleClaim === "groups" ? " groups" : ""}`;
+  if (!scopes.split(/\s+/).includes("openid")) throw invalid("OIDC_SCOPES: must include openid");
+  return {
+    issuerUrl: values.OIDC_ISSUER_URL,
+    clientId: values.OIDC_CLIENT_ID,
+    clientSecret,
+    name: values.OIDC_NAME ?? "single sign-on",
+    scopes,
+    roleClaim,
+    roleValues: {
+      admin: values.OIDC_ADMIN_VALUES,
+      deployer: values.OIDC_DEPLOYER_VALUES,
+      viewer: values.OIDC_VIEWER_VALUES,
+    },
+    /** null: a person whose claim maps to no role is refused. */
+    defaultRole: values.OIDC_DEFAULT_ROLE === "refuse" ? null : values.OIDC_DEFAULT_ROLE,
+    autoRedirect: values.OIDC_AUTO_REDIRECT,
+  };
+}
+
+export type SingleSignOnConfig = NonNullable<ReturnType<typeof singleSignOnFrom>>;
+
+function configFrom(
+  values: z.infer<typeof environmentSchema>,
+  singleSignOn: ReturnType<typeof singleSignOnFrom> = null,
+) {
   const dataDir = resolve(values.DATA_DIR);
   return {
     production: values.NODE_ENV === "production",
@@ -91,6 +190,9 @@ function configFrom(values: z.infer<typeof environmentSchema>) {
       failuresPerAddress: values.SIGN_IN_MAX_FAILURES_PER_IP,
       windowMs: values.SIGN_IN_WINDOW_MINUTES * 60_000,
     },
+    passwordSignIn: values.PASSWORD_SIGN_IN,
+    /** null: single sign-on is not configured. */
+    singleSignOn,
   };
 }
 

@@ -1,12 +1,8 @@
 import { type FormEvent, useId, useRef, useState } from "react";
-import type { Lang, Translate } from "../lib/i18n.ts";
+import type { Lang } from "../lib/i18n.ts";
+import { describeSignInError, type SignInError, signInErrorOf } from "../lib/sign-in.ts";
 import { I18nProvider, useT } from "./I18nProvider.tsx";
 import { Button } from "./ui/Button.tsx";
-import { useHydrated } from "./useHydrated.ts";
-
-type SignInError =
-  | { kind: "wrong-credentials" | "too-many-attempts" | "unreachable" }
-  | { kind: "failed"; status: number };
 
 /** Resolves to null when signed in (the session cookie is set), or to what went wrong. */
 async function signIn(email: string, password: string): Promise<SignInError | null> {
@@ -20,38 +16,27 @@ async function signIn(email: string, password: string): Promise<SignInError | nu
   } catch {
     return { kind: "unreachable" };
   }
-  if (response.ok) return null;
-  if (response.status === 401) return { kind: "wrong-credentials" };
-  if (response.status === 429) return { kind: "too-many-attempts" };
-  // The gateway answers 502/503/504 when the backend behind it is down or slow.
-  if (response.status >= 502 && response.status <= 504) return { kind: "unreachable" };
-  return { kind: "failed", status: response.status };
-}
-
-function describe(error: SignInError, t: Translate): string {
-  switch (error.kind) {
-    case "wrong-credentials":
-      return t("signIn.wrongCredentials");
-    case "too-many-attempts":
-      return t("signIn.tooManyAttempts");
-    case "unreachable":
-      return t("signIn.unreachable");
-    case "failed":
-      return t("signIn.failed", { status: error.status });
-  }
+  return signInErrorOf(response);
 }
 
 export interface SignInFormProps {
   lang: Lang;
   /** Where to go once signed in: already checked to be a path on this site. */
   next: string;
+  /** After a form post without the script: the email typed and what went wrong. */
+  initialEmail?: string;
+  initialError?: SignInError | null;
 }
 
-/** The sign-in form (an island). */
-export function SignInForm({ lang, next }: SignInFormProps) {
+/**
+ * The sign-in form (an island). It is a real form that posts to the sign-in page, which signs in
+ * through the backend: so it works before its script loads and without JavaScript. Once hydrated it
+ * signs in with fetch instead; what was typed stays, as the inputs are uncontrolled.
+ */
+export function SignInForm({ lang, next, initialEmail = "", initialError = null }: SignInFormProps) {
   return (
     <I18nProvider lang={lang}>
-      <SignInFields next={next} />
+      <SignInFields next={next} initialEmail={initialEmail} initialError={initialError} />
     </I18nProvider>
   );
 }
@@ -59,13 +44,20 @@ export function SignInForm({ lang, next }: SignInFormProps) {
 const inputClasses =
   "h-9 w-full rounded-md border border-control bg-surface px-3 text-sm text-fg placeholder:text-fg-muted aria-invalid:border-danger";
 
-function SignInFields({ next }: { next: string }) {
+function SignInFields({
+  next,
+  initialEmail,
+  initialError,
+}: {
+  next: string;
+  initialEmail: string;
+  initialError: SignInError | null;
+}) {
   const t = useT();
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<SignInError | null>(null);
+  const [error, setError] = useState<SignInError | null>(initialError);
   const errorId = useId();
   const passwordRef = useRef<HTMLInputElement>(null);
-  const hydrated = useHydrated();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -87,11 +79,10 @@ function SignInFields({ next }: { next: string }) {
   };
 
   const invalidCredentials = error?.kind === "wrong-credentials";
-  // The submit button stays disabled until hydration, so the form can never submit natively; method="post"
-  // is a second guard that would keep the password out of the URL.
   return (
     <form
       method="post"
+      action={`/sign-in?next=${encodeURIComponent(next)}`}
       onSubmit={submit}
       className="flex flex-col gap-4"
       aria-describedby={error ? errorId : undefined}
@@ -105,6 +96,7 @@ function SignInFields({ next }: { next: string }) {
           name="email"
           type="email"
           autoComplete="username"
+          defaultValue={initialEmail}
           required
           aria-invalid={invalidCredentials || undefined}
           className={inputClasses}
@@ -128,11 +120,11 @@ function SignInFields({ next }: { next: string }) {
       <div id={errorId} role="alert" className="empty:hidden">
         {error && (
           <p className="rounded-md border border-danger/40 bg-danger-soft px-3 py-2 text-sm text-danger-text">
-            {describe(error, t)}
+            {describeSignInError(error, t)}
           </p>
         )}
       </div>
-      <Button type="submit" variant="primary" loading={pending} disabled={!hydrated} className="w-full">
+      <Button type="submit" variant="primary" loading={pending} className="w-full">
         {pending ? t("signIn.submitting") : t("signIn.submit")}
       </Button>
     </form>

@@ -10,6 +10,7 @@ import * as people from "../i18n/people.ts";
 import * as security from "../i18n/security.ts";
 import * as settings from "../i18n/settings.ts";
 import * as shell from "../i18n/shell.ts";
+import * as signIn from "../i18n/sign-in.ts";
 import * as stacks from "../i18n/stacks.ts";
 
 export const LANGS = ["en", "es"] as const;
@@ -32,6 +33,7 @@ const en = {
   ...security.en,
   ...settings.en,
   ...people.en,
+  ...signIn.en,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -44,6 +46,7 @@ const es = {
   ...security.es,
   ...settings.es,
   ...people.es,
+  ...signIn.es,
 } as const satisfies { readonly [K in MessageKey]: string };
 
 const dictionaries = { en, es } as const;

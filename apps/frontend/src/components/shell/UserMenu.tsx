@@ -14,13 +14,16 @@ function initialsOf(name: string): string {
     .join("");
 }
 
-async function signOut(): Promise<void> {
-  const response = await fetch("/api/auth/sign-out", {
+/** Ends the session; resolves to where the browser goes next (the provider's logout after single sign-on). */
+async function signOut(): Promise<string> {
+  const response = await fetch("/api/auth/sso/sign-out", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: "{}",
   });
   if (!response.ok) throw new Error(`sign-out answered ${response.status}`);
+  const { redirectTo } = (await response.json()) as { redirectTo?: unknown };
+  return typeof redirectTo === "string" ? redirectTo : "/sign-in";
 }
 
 export function UserMenu({ user }: { user: SessionUser }) {
@@ -38,8 +41,7 @@ export function UserMenu({ user }: { user: SessionUser }) {
     setSigningOut(true);
     setFailed(false);
     try {
-      await signOut();
-      window.location.assign("/sign-in");
+      window.location.assign(await signOut());
     } catch {
       setFailed(true);
       setSigningOut(false);
