@@ -4,8 +4,10 @@
  * the type checker.
  */
 
+import * as bulk from "../i18n/bulk.ts";
 import * as history from "../i18n/history.ts";
 import * as overview from "../i18n/overview.ts";
+import * as palette from "../i18n/palette.ts";
 import * as security from "../i18n/security.ts";
 import * as settings from "../i18n/settings.ts";
 import * as shell from "../i18n/shell.ts";
@@ -30,6 +32,8 @@ const en = {
   ...history.en,
   ...security.en,
   ...settings.en,
+  ...bulk.en,
+  ...palette.en,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -41,6 +45,8 @@ const es = {
   ...history.es,
   ...security.es,
   ...settings.es,
+  ...bulk.es,
+  ...palette.es,
 } as const satisfies { readonly [K in MessageKey]: string };
 
 const dictionaries = { en, es } as const;

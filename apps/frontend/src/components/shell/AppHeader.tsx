@@ -4,6 +4,7 @@ import type { Theme } from "../../lib/preferences.ts";
 import type { SessionUser } from "../../lib/session.ts";
 import { I18nProvider, useT } from "../I18nProvider.tsx";
 import { CloseIcon, MenuIcon } from "../icons.tsx";
+import { PaletteButton } from "../palette/PaletteButton.tsx";
 import { IconButton } from "../ui/IconButton.tsx";
 import { Brand } from "./Brand.tsx";
 import { LanguageSwitch } from "./LanguageSwitch.tsx";
@@ -23,12 +24,12 @@ export interface AppHeaderProps {
 export function AppHeader({ lang, ...props }: AppHeaderProps) {
   return (
     <I18nProvider lang={lang}>
-      <HeaderBar {...props} />
+      <HeaderBar lang={lang} {...props} />
     </I18nProvider>
   );
 }
 
-function HeaderBar({ theme, user, pathname }: Omit<AppHeaderProps, "lang">) {
+function HeaderBar({ lang, theme, user, pathname }: AppHeaderProps) {
   const t = useT();
   const [menuOpen, setMenuOpen] = useState(false);
   const headerRef = useRef<HTMLElement>(null);
@@ -54,6 +55,7 @@ function HeaderBar({ theme, user, pathname }: Omit<AppHeaderProps, "lang">) {
           <NavLinks pathname={pathname} layout="row" />
         </nav>
         <div className="ml-auto flex items-center gap-1.5">
+          <PaletteButton lang={lang} />
           <LanguageSwitch />
           <ThemeSwitch initialTheme={theme} />
           <UserMenu user={user} />

@@ -12,9 +12,9 @@ import { Button } from "../ui/Button.tsx";
 import { EmptyState } from "../ui/EmptyState.tsx";
 import { RequestProblem } from "../ui/RequestProblem.tsx";
 import { describeLoadError } from "../ui/request-message.ts";
-import { TableOrList } from "../ui/TableOrList.tsx";
 import { showToast } from "../ui/Toast.tsx";
 import { useProgressiveList } from "../ui/useProgressiveList.ts";
+import { BulkStacks, useBulkSelection } from "./bulk/BulkStacks.tsx";
 import { useDeployFlow } from "./deploy.tsx";
 import { useLiveRuns, useToastOtherDeploys } from "./live-deploys.ts";
 import { countByFilter, matchesFilter, matchesSearch, type StackFilter } from "./model.ts";
@@ -24,6 +24,7 @@ import { StacksSkeleton } from "./StacksSkeleton.tsx";
 import { StacksTable } from "./StacksTable.tsx";
 import { StacksToolbar } from "./StacksToolbar.tsx";
 import { useStackRows } from "./useStackRows.ts";
+import { useWideScreen } from "./useWideScreen.ts";
 
 prefetchInBrowser("history", "scans");
 
@@ -91,6 +92,8 @@ function StacksView({
   const counts = useMemo(() => searched && countByFilter(searched), [searched]);
   const filtered = useMemo(() => searched?.filter((row) => matchesFilter(row, filter)), [searched, filter]);
   const visible = useProgressiveList(filtered);
+  const wide = useWideScreen();
+  const selection = useBulkSelection(rows);
 
   const clear = () => {
     setSearch("");
@@ -120,14 +123,16 @@ function StacksView({
       />
     );
   } else {
-    const listProps = { rows: visible, runs, scans, scansUnavailable: scansFailed, onAsk: ask };
-    content = (
-      <TableOrList
-        from="lg"
-        table={<StacksTable {...listProps} />}
-        list={<StacksCompactList {...listProps} />}
-      />
-    );
+    const listProps = {
+      rows: visible,
+      runs,
+      scans,
+      scansUnavailable: scansFailed,
+      onAsk: ask,
+      selected: selection.selected,
+      onToggleSelect: selection.toggle,
+    };
+    content = wide ? <StacksTable {...listProps} /> : <StacksCompactList {...listProps} />;
   }
 
   return (
@@ -151,6 +156,9 @@ function StacksView({
           message={t("stacks.vulns.loadFailed", { reason: describeLoadError(scansQuery.error, t) })}
           onRetry={() => void scansQuery.refetch()}
         />
+      )}
+      {rows && rows.length > 0 && (
+        <BulkStacks selection={selection} shown={filtered ?? []} updatesFilter={filter === "updates"} />
       )}
       {content}
       {dialog}

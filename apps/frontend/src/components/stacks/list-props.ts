@@ -10,9 +10,14 @@ export interface StackListProps {
   /** The scan list failed to load: the stacks are shown without vulnerability markers. */
   scansUnavailable: boolean;
   onAsk: (stack: Stack, action: DeployAction) => void;
+  /** The stacks chosen for a bulk action. */
+  selected: ReadonlySet<string>;
+  /** Absent when this person may run no bulk action: the rows then have no checkbox. */
+  onToggleSelect: ((stack: string) => void) | undefined;
 }
 
-export interface StackRowProps extends Omit<StackListProps, "rows" | "runs"> {
+export interface StackRowProps extends Omit<StackListProps, "rows" | "runs" | "selected"> {
   row: StackRow;
   run: LiveRun | undefined;
+  selected: boolean;
 }
