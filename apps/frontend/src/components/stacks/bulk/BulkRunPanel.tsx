@@ -64,7 +64,7 @@ export function BulkRunPanel({ run, onCancel, onClose }: BulkRunPanelProps) {
           <li key={stack} className="flex min-w-0 items-baseline gap-2">
             <a
               href={stackHref(stack)}
-              className="min-w-0 shrink truncate font-medium hover:underline"
+              className="min-w-0 shrink truncate py-0.5 font-medium hover:underline"
               title={stack}
             >
               <bdi>{stack}</bdi>
@@ -90,7 +90,10 @@ export function BulkRunPanel({ run, onCancel, onClose }: BulkRunPanelProps) {
               {counts.failed.map((stack, index) => (
                 <span key={stack}>
                   {index > 0 && ", "}
-                  <a href={stackHref(stack)} className="font-medium text-danger-text underline">
+                  <a
+                    href={stackHref(stack)}
+                    className="inline-block py-0.5 font-medium text-danger-text underline"
+                  >
                     <bdi>{stack}</bdi>
                   </a>
                 </span>

@@ -95,8 +95,17 @@ export function useBulkRun() {
     setRun(null);
   }, []);
 
-  // Leaving the page (or this view going away) sends nothing more; what was sent keeps running.
-  useEffect(() => () => void limited.current?.cancel(), []);
+  // Leaving the page (or this view going away) sends nothing more; what was sent keeps running in
+  // Komodo. `pagehide` comes before the browser aborts the requests in flight, whose failures would
+  // otherwise start the next stacks while the page goes away.
+  useEffect(() => {
+    const stop = () => void limited.current?.cancel();
+    window.addEventListener("pagehide", stop);
+    return () => {
+      window.removeEventListener("pagehide", stop);
+      stop();
+    };
+  }, []);
 
   return { run, start, cancel, dismiss };
 }
