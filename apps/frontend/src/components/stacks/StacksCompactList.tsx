@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, type RefObject } from "react";
 import { useT } from "../I18nProvider.tsx";
 import { stackHref } from "../ui/StackLink.tsx";
 import { SelectStack } from "./bulk/BulkBar.tsx";
@@ -11,23 +11,26 @@ import { UpdateMarker } from "./UpdateMarker.tsx";
 import { StackVulnerabilities } from "./Vulnerabilities.tsx";
 
 /** The stacks on narrow screens: one compact block per stack; the detail page has the rest. */
-export function StacksCompactList({ rows, runs, selected, ...rowProps }: StackListProps) {
+export function StacksCompactList({ rows, runs, selected, more, markerRef, ...rowProps }: StackListProps) {
   const t = useT();
   return (
-    <ul
-      aria-label={t("stacks.table.label")}
-      className="overflow-hidden rounded-lg border border-line bg-surface"
-    >
-      {rows.map((row) => (
-        <CompactStack
-          key={row.stack.id}
-          row={row}
-          run={runs.get(row.stack.name)}
-          selected={selected.has(row.stack.name)}
-          {...rowProps}
-        />
-      ))}
-    </ul>
+    <div>
+      <ul
+        aria-label={t("stacks.table.label")}
+        className="overflow-hidden rounded-lg border border-line bg-surface"
+      >
+        {rows.map((row) => (
+          <CompactStack
+            key={row.stack.id}
+            row={row}
+            run={runs.get(row.stack.name)}
+            selected={selected.has(row.stack.name)}
+            {...rowProps}
+          />
+        ))}
+      </ul>
+      {more && <div ref={markerRef as RefObject<HTMLDivElement | null>} className="h-px" />}
+    </div>
   );
 }
 

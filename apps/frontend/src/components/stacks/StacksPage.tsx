@@ -13,7 +13,6 @@ import { EmptyState } from "../ui/EmptyState.tsx";
 import { RequestProblem } from "../ui/RequestProblem.tsx";
 import { describeLoadError } from "../ui/request-message.ts";
 import { showToast } from "../ui/Toast.tsx";
-import { useProgressiveList } from "../ui/useProgressiveList.ts";
 import { BulkStacks, useBulkSelection } from "./bulk/BulkStacks.tsx";
 import { useDeployFlow } from "./deploy.tsx";
 import { useLiveRuns, useToastOtherDeploys } from "./live-deploys.ts";
@@ -23,6 +22,7 @@ import { StacksCompactList } from "./StacksCompactList.tsx";
 import { StacksSkeleton } from "./StacksSkeleton.tsx";
 import { StacksTable } from "./StacksTable.tsx";
 import { StacksToolbar } from "./StacksToolbar.tsx";
+import { useRowsInView } from "./useRowsInView.ts";
 import { useStackRows } from "./useStackRows.ts";
 import { useWideScreen } from "./useWideScreen.ts";
 
@@ -91,7 +91,7 @@ function StacksView({
   const searched = useMemo(() => rows?.filter((row) => matchesSearch(row, search)), [rows, search]);
   const counts = useMemo(() => searched && countByFilter(searched), [searched]);
   const filtered = useMemo(() => searched?.filter((row) => matchesFilter(row, filter)), [searched, filter]);
-  const visible = useProgressiveList(filtered);
+  const { visible, more, markerRef } = useRowsInView(filtered);
   const wide = useWideScreen();
   const selection = useBulkSelection(rows);
 
@@ -131,6 +131,8 @@ function StacksView({
       onAsk: ask,
       selected: selection.selected,
       onToggleSelect: selection.toggle,
+      more,
+      markerRef,
     };
     content = wide ? <StacksTable {...listProps} /> : <StacksCompactList {...listProps} />;
   }

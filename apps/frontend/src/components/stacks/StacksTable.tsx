@@ -1,4 +1,4 @@
-import { memo, useState } from "react";
+import { memo, type RefObject, useState } from "react";
 import { cx } from "../../lib/cx.ts";
 import { useI18n, useT } from "../I18nProvider.tsx";
 import { ChevronDownIcon } from "../icons.tsx";
@@ -26,7 +26,7 @@ const LAYOUT = {
 } as const;
 
 /** The stacks as a dense table (wide screens): one 33 px row per stack, its services on demand. */
-export function StacksTable({ rows, runs, selected, ...rowProps }: StackListProps) {
+export function StacksTable({ rows, runs, selected, more, markerRef, ...rowProps }: StackListProps) {
   const { t, lang } = useI18n();
   const layout = LAYOUT[lang];
   const selectable = rowProps.onToggleSelect !== undefined;
@@ -63,6 +63,7 @@ export function StacksTable({ rows, runs, selected, ...rowProps }: StackListProp
           ))}
         </TableBody>
       </Table>
+      {more && <div ref={markerRef as RefObject<HTMLDivElement | null>} className="h-px" />}
     </TableContainer>
   );
 }
