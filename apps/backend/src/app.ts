@@ -1,5 +1,7 @@
 import { apiKeyProcedures } from "./apikeys/procedures.ts";
 import { createApiKeyService } from "./apikeys/service.ts";
+import { auditProcedures } from "./audit/procedures.ts";
+import { createAuditService } from "./audit/service.ts";
 import { createAuth } from "./auth/better-auth.ts";
 import { createAuthenticator } from "./auth/caller.ts";
 import { createFirstPasswordStore } from "./auth/first-password.ts";
@@ -22,6 +24,8 @@ import { createMetrics } from "./metrics/metrics.ts";
 import { notifyProcedures } from "./notify/procedures.ts";
 import { createNotifyService } from "./notify/service.ts";
 import { generateOpenApiDocument } from "./openapi.ts";
+import { invitationProcedures, meProcedures, userProcedures } from "./people/procedures.ts";
+import { createPeopleService } from "./people/service.ts";
 import { type Clock, systemClock } from "./platform/clock.ts";
 import { type Config, resolveAuthSecret } from "./platform/config.ts";
 import type { Logger } from "./platform/logger.ts";
@@ -52,6 +56,8 @@ export async function createBackend({
   const auth = createAuth({ db, config, secret: authSecret, logger, clock, firstPassword });
   const seeded = await seedAdmin(auth, config, firstPassword);
 
+  const audit = createAuditService({ db, clock });
+  const people = createPeopleService({ db, auth, audit, clock, appUrl: config.appUrl });
   const apiKeys = createApiKeyService({ db, clock });
   const connection = createConnectionService({
     db,
@@ -124,6 +130,12 @@ export async function createBackend({
     deploy: { run: deployProcedures(os, { deploy }), events: eventProcedures(os, { events }) },
     history: historyProcedures(os, { history }),
     scans: scanProcedures(os, { scans }),
+    me: meProcedures(os, { people }),
+    users: userProcedures(os, { people }),
+    invitations: invitationProcedures(os, { people, auth }),
+    audit: auditProcedures(os, { audit }),
+    // Until single sign-on lands (branch `oidc`), which answers this from its configuration.
+    signIn: { options: os.signIn.options.handler(() => ({ password: true, sso: null })) },
   });
 
   const app = createHttpApp({
@@ -146,7 +158,7 @@ export async function createBackend({
     app,
     auth,
     seeded,
-    services: { connection, notify, history, events, stacks, deploy, scans },
+    services: { connection, notify, history, events, stacks, deploy, scans, people, audit },
     /**
      * Stops in order: running deploys get `graceMs` to finish and are all recorded and
      * published, event streams end, running scans are recorded as interrupted, the connections to

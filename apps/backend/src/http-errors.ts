@@ -2,6 +2,7 @@ import { ORPCError, ValidationError } from "@orpc/server";
 import { CredentialsInUrlError, CredentialsRejectedError, NoConnectionError } from "./connection/service.ts";
 import { databaseOutage } from "./db/outage.ts";
 import { DeployFailure, type DeployFailureKind } from "./deploy/service.ts";
+import { PeopleError } from "./people/service.ts";
 import { ImagesNotInUseError, UnknownImageError } from "./scans/service.ts";
 import { UpstreamError } from "./upstream/errors.ts";
 
@@ -17,6 +18,13 @@ const deployFailureStatus: Record<DeployFailureKind, 502 | 503 | 504> = {
   unavailable: 503,
   "timed-out": 504,
 };
+
+const peopleErrorCodes = {
+  "bad-input": ["BAD_REQUEST", 400],
+  "not-found": ["NOT_FOUND", 404],
+  conflict: ["CONFLICT", 409],
+  gone: ["GONE", 410],
+} as const;
 
 const statusCodes = { 502: "BAD_GATEWAY", 503: "SERVICE_UNAVAILABLE", 504: "GATEWAY_TIMEOUT" } as const;
 
@@ -52,6 +60,10 @@ export function answerTo(error: unknown): ORPCError<string, unknown> | undefined
       data: { success: false, ...error.target },
       cause: error,
     });
+  }
+  if (error instanceof PeopleError) {
+    const [code, status] = peopleErrorCodes[error.kind];
+    return new ORPCError(code, { status, message: error.message, cause: error });
   }
   if (error instanceof NoConnectionError) {
     return new ORPCError("SERVICE_UNAVAILABLE", { status: 503, message: error.message, cause: error });

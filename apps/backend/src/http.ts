@@ -7,6 +7,7 @@ import {
 } from "@orpc/openapi-client/standard";
 import { type AnyRouter, ORPCError, onError } from "@orpc/server";
 import { FetchHandler, RPCHandler } from "@orpc/server/fetch";
+import { ResponseHeadersPlugin } from "@orpc/server/plugins";
 import { StandardHandler } from "@orpc/server/standard";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -89,12 +90,15 @@ export function createHttpApp({
       logger.warn({ status: error.status, reason: error.message }, "request not served");
     }
   };
+  // `resHeaders` lets a procedure add headers to its answer: accepting an invitation sets the session cookie.
   const rpc = new RPCHandler(router, {
+    plugins: [new ResponseHeadersPlugin()],
     eventIteratorKeepAliveInterval: 15_000,
     clientInterceptors: [answeringDomainErrors],
     interceptors: [onError(unexpected)],
   });
   const rest = restHandler(router, {
+    plugins: [new ResponseHeadersPlugin()],
     clientInterceptors: [answeringDomainErrors],
     interceptors: [onError(unexpected)],
     customErrorResponseBodyEncoder: restErrorBody,

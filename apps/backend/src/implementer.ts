@@ -1,5 +1,5 @@
 import { implement, ORPCError } from "@orpc/server";
-import { contract } from "@stackgate/contract";
+import { contract, type Permission, rolePermits } from "@stackgate/contract";
 import {
   allowsAction,
   allowsRead,
@@ -12,6 +12,8 @@ import { type Authenticate, type Caller, refusalOf } from "./auth/caller.ts";
 
 export interface RequestContext {
   headers: Headers;
+  /** Headers added to the answer (oRPC's response-headers plugin), e.g. the session cookie. */
+  resHeaders?: Headers;
 }
 
 /**
@@ -50,22 +52,47 @@ function checkScope(path: readonly string[], scope: KeyScope, input: unknown) {
     throw outsideScope(`${action} '${stack}'`, scope);
 }
 
+/** What each permission lets a role do, in the words of a refusal ("… which may not <this>"). */
+const permissionVerbs: Record<Permission, string> = {
+  read: "read stacks, history, events or scans",
+  deploy: "deploy",
+  scan: "request scans",
+  account: "manage an account",
+  admin: "manage people or settings (admins only)",
+};
+
+function refuseRole(caller: Caller, permission: Permission) {
+  const verb = permissionVerbs[permission];
+  const message =
+    caller.via === "session"
+      ? `Your role is ${caller.role}, which may not ${verb}: ask an admin`
+      : `This API key acts with its owner's role, ${caller.role}, which may not ${verb}: ask an admin`;
+  return new ORPCError("FORBIDDEN", { message });
+}
+
 /**
  * Who may call a procedure: the caller the request authenticates as, if the procedure's declared
- * access admits it and, for a scoped key, its scope does; otherwise the ORPCError to answer. A
- * procedure that declares no access rule is refused.
+ * access admits it, the caller's role has the permission it declares (for an API key: its owner's
+ * role now) and, for a scoped key, its scope allows it; otherwise the ORPCError to answer. A
+ * procedure that declares no access rule or no permission is refused. Public procedures are not
+ * for this function: they have no caller.
  */
 export async function admitCaller(
   authenticate: Authenticate,
   headers: Headers,
-  procedure: { access: unknown; path: readonly string[]; input?: unknown },
+  procedure: {
+    access: unknown;
+    permission: Permission | undefined;
+    path: readonly string[];
+    input?: unknown;
+  },
 ): Promise<Caller> {
   const authentication = await authenticate(headers);
   if (authentication.kind !== "caller") {
     throw new ORPCError("UNAUTHORIZED", { message: refusalOf(authentication) });
   }
   const { caller } = authentication;
-  const { access } = procedure;
+  const { access, permission } = procedure;
   if (access === "sessionOnly" && caller.via !== "session") {
     throw new ORPCError("FORBIDDEN", {
       message: "This endpoint needs a signed-in session; API keys may not use it",
@@ -74,20 +101,36 @@ export async function admitCaller(
   if (access !== "sessionOnly" && access !== "keyOrSession") {
     throw new ORPCError("FORBIDDEN", { message: "This endpoint declares no access rule" });
   }
+  if (permission === undefined) {
+    throw new ORPCError("FORBIDDEN", { message: "This endpoint declares no permission" });
+  }
+  if (!rolePermits(caller.role, permission)) throw refuseRole(caller, permission);
   if (caller.via === "apiKey" && caller.scope) checkScope(procedure.path, caller.scope, procedure.input);
   return caller;
 }
 
 /**
- * The implementer every feature builds its procedures from. One middleware enforces the
- * access each procedure declares in the contract, and a scoped key's scope (`admitCaller`).
+ * What a public procedure's handler finds as its caller: nobody. Reading it is a bug, and says so
+ * (only procedures the contract declares `public` get it).
+ */
+const nobody = new Proxy({} as Caller, {
+  get(_target, property) {
+    throw new Error(`A public procedure has no caller (it read caller.${String(property)})`);
+  },
+});
+
+/**
+ * The implementer every feature builds its procedures from. One middleware enforces the access
+ * and permission each procedure declares in the contract, and a scoped key's scope (`admitCaller`).
+ * It also gives procedures `resHeaders`, for the one that answers with a session cookie.
  */
 export function createImplementer(authenticate: Authenticate) {
   return implement(contract)
     .$context<RequestContext>()
     .use(async ({ context, procedure, path, next }, input) => {
-      const access = procedure["~orpc"].meta.access;
-      const caller = await admitCaller(authenticate, context.headers, { access, path, input });
+      const { access, permission } = procedure["~orpc"].meta;
+      if (access === "public") return next({ context: { caller: nobody } });
+      const caller = await admitCaller(authenticate, context.headers, { access, permission, path, input });
       return next({ context: { caller } });
     });
 }

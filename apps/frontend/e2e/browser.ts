@@ -26,6 +26,13 @@ export interface OpenPageOptions {
   lang?: "en" | "es";
   /** Starts with this instance's admin already signed in (through the API, not the form). */
   signedInTo?: Stackgate;
+  /** With `signedInTo`: another person than the admin. */
+  as?: SignInCredentials;
+}
+
+export interface SignInCredentials {
+  email: string;
+  password: string;
 }
 
 export interface TestBrowser {
@@ -67,7 +74,7 @@ export async function startBrowser(): Promise<TestBrowser> {
   const retired = new WeakSet<Page>();
 
   return {
-    async openPage({ baseUrl, viewport = "desktop", theme, lang, signedInTo }) {
+    async openPage({ baseUrl, viewport = "desktop", theme, lang, signedInTo, as }) {
       const context = await browser.newContext({
         viewport: VIEWPORTS[viewport],
         locale: "en-GB",
@@ -77,7 +84,7 @@ export async function startBrowser(): Promise<TestBrowser> {
       const cookies = [
         ...(theme ? [{ name: "sg_theme", value: theme }] : []),
         ...(lang ? [{ name: "sg_lang", value: lang }] : []),
-        ...(signedInTo ? await sessionCookies(signedInTo) : []),
+        ...(signedInTo ? await sessionCookies(signedInTo, as) : []),
       ];
       if (cookies.length > 0)
         await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: baseUrl })));
@@ -108,12 +115,15 @@ export async function startBrowser(): Promise<TestBrowser> {
   };
 }
 
-/** Signs the admin in through Better Auth and returns the session cookie(s) it sets. */
-export async function sessionCookies(stackgate: Stackgate): Promise<{ name: string; value: string }[]> {
+/** Signs the admin (or `who`) in through Better Auth and returns the session cookie(s) it sets. */
+export async function sessionCookies(
+  stackgate: Stackgate,
+  who: SignInCredentials = stackgate.admin,
+): Promise<{ name: string; value: string }[]> {
   const response = await fetch(`${stackgate.baseUrl}/api/auth/sign-in/email`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: stackgate.baseUrl },
-    body: JSON.stringify({ email: stackgate.admin.email, password: stackgate.admin.password }),
+    body: JSON.stringify({ email: who.email, password: who.password }),
   });
   if (!response.ok) throw new Error(`API sign-in failed: HTTP ${response.status} ${await response.text()}`);
   return response.headers.getSetCookie().map((header) => {

@@ -4,6 +4,9 @@ import { SIGN_IN_PATH, safeNextPath, signInPathFor } from "./lib/redirects.ts";
 import { serverEnv } from "./lib/server-env.ts";
 import { lookUpSession } from "./lib/session.ts";
 
+/** Pages anyone may open, signed in or not: an invitation link is opened by someone without an account. */
+const PUBLIC_PATH_PREFIXES = ["/invite/"];
+
 /** Rendered (with status 503) instead of any page while the backend cannot tell who is signed in. */
 const BACKEND_UNAVAILABLE_PATH = "/backend-unavailable";
 
@@ -23,12 +26,15 @@ export const onRequest = defineMiddleware(async (context, next) => {
   }
 
   const onSignInPage = url.pathname === SIGN_IN_PATH;
+  const onPublicPage = PUBLIC_PATH_PREFIXES.some((prefix) => url.pathname.startsWith(prefix));
   let response: Response;
   if (session.status === "signed-in") {
     locals.user = session.user;
     response = onSignInPage ? redirect(safeNextPath(url.searchParams.get("next"))) : await next();
+  } else if (onSignInPage || onPublicPage) {
+    response = await next();
   } else {
-    response = onSignInPage ? await next() : redirect(signInPathFor(`${url.pathname}${url.search}`));
+    response = redirect(signInPathFor(`${url.pathname}${url.search}`));
   }
   for (const setCookie of session.setCookies) response.headers.append("set-cookie", setCookie);
   // Every page shows who is signed in: never let a shared cache keep one.

@@ -44,7 +44,7 @@ function decodeHistoryCursor(cursor: string): HistoryPosition | undefined {
   return time && id ? { createdAt: new Date(Number(time)), id } : undefined;
 }
 
-const historyCursor = z
+export const historyCursor = z
   .string()
   .transform((cursor, context) => {
     const position = decodeHistoryCursor(cursor);

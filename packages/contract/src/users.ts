@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoDate, publicRoute, sessionOnly } from "./common.ts";
+import { historyCursor } from "./history.ts";
 import { role } from "./roles.ts";
 
 const tags = ["People"];
@@ -75,8 +76,6 @@ export const auditEntry = z.object({
     .nullable()
     .meta({ description: "What changed, never a secret", example: { from: "viewer", to: "deployer" } }),
 });
-
-const AUDIT_CURSOR = /^[A-Za-z0-9_-]{1,120}$/;
 
 export const meProcedures = {
   get: sessionOnly({
@@ -194,7 +193,10 @@ export const invitationProcedures = {
     path: "/api/v0/invitations/accept",
     tags,
     summary: "Accept an invitation: creates the account and signs in (sets the session cookie)",
-    errors: { 404: "No invitation has this token", 410: "The invitation expired, was used or was revoked" },
+    description:
+      "Answers as a sign-in does: the session cookie is set. A link that expired, was already used or was " +
+      "revoked is a 400 naming `token` and the reason.",
+    errors: { 404: "No invitation has this token" },
   })
     .input(z.strictObject({ token: invitationToken, name: personName, password: newPassword }))
     .output(me),
@@ -217,7 +219,7 @@ export const auditProcedures = {
           .min(1, "limit must be a number from 1 to 100")
           .max(100, "limit must be a number from 1 to 100")
           .optional(),
-        cursor: z.string().regex(AUDIT_CURSOR, "cursor is not one this API gave out").optional(),
+        cursor: historyCursor.optional(),
       }),
     )
     .output(z.object({ entries: z.array(auditEntry), nextCursor: z.string().nullable() })),

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { Role } from "@stackgate/contract";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { apiKey, user } from "../db/schema.ts";
@@ -20,6 +21,9 @@ export interface KeyOwner {
   userId: string;
   /** Null: the full rights of an API key. */
   scope: KeyScope | null;
+  /** The owner's role and whether they are disabled, as they are now: a key never has more rights than its owner. */
+  ownerRole: Role;
+  ownerDisabled: boolean;
 }
 
 export type KeyCheck = { kind: "valid"; owner: KeyOwner } | { kind: "expired"; expiresAt: Date };
@@ -43,8 +47,9 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
     expiresAt: apiKey.expiresAt,
   };
 
-  // Every pipeline request looks its key up: prepared once, not built and prepared per request. The
-  // owner must still exist: a user deleted with foreign keys off (by hand, a restore) leaves keys behind.
+  // Every pipeline request looks its key up, with its owner's role now, in one query: prepared once,
+  // not built and prepared per request. The inner join also drops a key whose owner is gone: a user
+  // deleted with foreign keys off (by hand, a restore) leaves keys behind.
   const findByHash = db
     .select({
       keyId: apiKey.id,
@@ -52,14 +57,12 @@ export function createApiKeyService({ db, clock }: { db: Database; clock: Clock 
       userId: apiKey.userId,
       scope: apiKey.scope,
       expiresAt: apiKey.expiresAt,
+      ownerRole: user.role,
+      ownerDisabled: user.disabled,
     })
     .from(apiKey)
-    .where(
-      and(
-        eq(apiKey.keyHash, sql.placeholder("keyHash")),
-        sql`exists (select 1 from ${user} where ${user.id} = ${apiKey.userId})`,
-      ),
-    )
+    .innerJoin(user, eq(user.id, apiKey.userId))
+    .where(eq(apiKey.keyHash, sql.placeholder("keyHash")))
     .prepare();
 
   const setLastUsed = db

@@ -1,6 +1,7 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { eq } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { account, session, user, verification } from "../db/schema.ts";
 import type { Clock } from "../platform/clock.ts";
@@ -43,6 +44,48 @@ export function createAuth({
     secret,
     database: drizzleAdapter(db, { provider: "sqlite", schema: { user, session, account, verification } }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
+    // Stackgate's own columns of a person: get-session answers them, and nobody sets them through
+    // Better Auth (input: false): roles and disabling go through the people API, by admins.
+    user: {
+      additionalFields: {
+        role: { type: "string", required: false, defaultValue: "viewer", input: false },
+        disabled: { type: "boolean", required: false, defaultValue: false, input: false },
+        roleFromSso: { type: "boolean", required: false, defaultValue: false, input: false },
+        lastSignInAt: { type: "date", required: false, input: false },
+      },
+    },
+    // Every sign-in makes a session, whatever its method (password, single sign-on, an invitation):
+    // a disabled person gets none, and the others' last sign-in is noted.
+    databaseHooks: {
+      session: {
+        create: {
+          before: async (newSession) => {
+            const owner = db
+              .select({ disabled: user.disabled })
+              .from(user)
+              .where(eq(user.id, newSession.userId))
+              .get();
+            if (owner?.disabled) {
+              throw new APIError("FORBIDDEN", {
+                code: "ACCOUNT_DISABLED",
+                message: "This account is disabled: ask an admin to enable it",
+              });
+            }
+          },
+          after: async (created) => {
+            // A note, not a condition of signing in: a database that will not take it now costs the note only.
+            try {
+              db.update(user)
+                .set({ lastSignInAt: new Date(clock.now()) })
+                .where(eq(user.id, created.userId))
+                .run();
+            } catch (error) {
+              logger.warn({ err: error }, "last sign-in time not written");
+            }
+          },
+        },
+      },
+    },
     // The dashboard may be reached under another host name than APP_URL (an IP, a LAN name):
     // the origin the gateway saw is trusted too, which still refuses every other site.
     trustedOrigins: (request) => [config.appUrl, request ? requestOrigin(request.headers) : undefined],

@@ -1,16 +1,22 @@
+import type { Role } from "@stackgate/contract";
 import type { KeyScope } from "../apikeys/scope.ts";
 import type { ApiKeyService } from "../apikeys/service.ts";
 import type { Auth } from "./better-auth.ts";
 
-/** Who is making a request, as recorded in the history and in deploy events. */
+/**
+ * Who is making a request, as recorded in the history and in deploy events. `role` is the
+ * person's role now: for an API key, its owner's, read on every request.
+ */
 export type Caller =
-  | { via: "session"; userId: string; actorName: string }
-  | { via: "apiKey"; userId: string; actorName: string; keyId: string; scope: KeyScope | null };
+  | { via: "session"; userId: string; actorName: string; role: Role; sessionId: string }
+  | { via: "apiKey"; userId: string; actorName: string; role: Role; keyId: string; scope: KeyScope | null };
 
 export type Authentication =
   | { kind: "caller"; caller: Caller }
   | { kind: "invalid-key" }
   | { kind: "expired-key"; expiresAt: Date }
+  | { kind: "disabled-owner" }
+  | { kind: "disabled-person" }
   | { kind: "anonymous" };
 
 /**
@@ -25,12 +31,14 @@ export function createAuthenticator({ auth, apiKeys }: { auth: Auth; apiKeys: Ap
       if (!check) return { kind: "invalid-key" };
       if (check.kind === "expired") return { kind: "expired-key", expiresAt: check.expiresAt };
       const { owner } = check;
+      if (owner.ownerDisabled) return { kind: "disabled-owner" };
       return {
         kind: "caller",
         caller: {
           via: "apiKey",
           userId: owner.userId,
           actorName: `API Key: ${owner.keyName}`,
+          role: owner.ownerRole,
           keyId: owner.keyId,
           scope: owner.scope,
         },
@@ -39,7 +47,18 @@ export function createAuthenticator({ auth, apiKeys }: { auth: Auth; apiKeys: Ap
     if (!headers.has("cookie")) return { kind: "anonymous" };
     const found = await auth.api.getSession({ headers });
     if (!found) return { kind: "anonymous" };
-    return { kind: "caller", caller: { via: "session", userId: found.user.id, actorName: found.user.name } };
+    // Disabling deletes a person's sessions; this refuses one that was made in between anyway.
+    if (found.user.disabled) return { kind: "disabled-person" };
+    return {
+      kind: "caller",
+      caller: {
+        via: "session",
+        userId: found.user.id,
+        actorName: found.user.name,
+        role: found.user.role as Role,
+        sessionId: found.session.id,
+      },
+    };
   };
 }
 
@@ -52,6 +71,10 @@ export function refusalOf(authentication: Exclude<Authentication, { kind: "calle
       return "The API key is not valid: it is unknown or was revoked";
     case "expired-key":
       return `The API key expired at ${authentication.expiresAt.toISOString()}; create a new one in Settings`;
+    case "disabled-owner":
+      return "The API key's owner is disabled: their keys stop working until an admin enables them again";
+    case "disabled-person":
+      return "Your account is disabled: ask an admin to enable it";
     case "anonymous":
       return "Sign in, or send a valid API key in the x-api-key header";
   }

@@ -28,7 +28,7 @@ export async function seedAdmin(
   // Kept before the admin exists: a crash in between must not leave an admin nobody can sign in as.
   if (!admin.password) firstPassword.keep(admin.email, password);
   const user = await context.internalAdapter.createUser(
-    { email: admin.email, name: admin.name, emailVerified: true },
+    { email: admin.email, name: admin.name, emailVerified: true, role: "admin" },
     { method: "admin" },
   );
   await context.internalAdapter.linkAccount({

@@ -10,7 +10,10 @@ describe("the REST deploy event stream", () => {
     const events = createDeployEventBus();
     const app = new Hono();
     const authenticate = async () =>
-      ({ kind: "caller", caller: { via: "session", userId: "u1", actorName: "Ada Admin" } }) as const;
+      ({
+        kind: "caller",
+        caller: { via: "session", userId: "u1", actorName: "Ada Admin", role: "admin", sessionId: "s1" },
+      }) as const;
     app.get(DEPLOY_EVENTS_PATH, deployEventStream({ events, authenticate, keepAliveMs: 20 }));
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 });
     await new Promise<void>((resolve) => server.once("listening", resolve));

@@ -89,6 +89,7 @@ export function deployEventStream({
     if (!response || c.req.method !== "GET") return next();
     const caller = await admitCaller(authenticate, c.req.raw.headers, {
       access: meta.access,
+      permission: meta.permission,
       path: ["deploy", "events"],
     });
     if (!response.destroyed) follow(response, visibleStacks(caller));

@@ -24,6 +24,7 @@ export function stackListRoute({
   return async (c) => {
     const caller = await admitCaller(authenticate, c.req.raw.headers, {
       access: meta.access,
+      permission: meta.permission,
       path: ["stacks", "list"],
     });
     const listed = await stacks.list(visibleStacks(caller));

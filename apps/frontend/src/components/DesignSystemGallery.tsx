@@ -4,8 +4,7 @@
  * interface text); the components' own words follow the chosen language.
  */
 import { type ReactNode, useState } from "react";
-import type { Lang } from "../lib/i18n.ts";
-import { AppProviders } from "./AppProviders.tsx";
+import { AppProviders, type IslandProps } from "./AppProviders.tsx";
 import { RetryIcon } from "./icons.tsx";
 import {
   Badge,
@@ -29,9 +28,9 @@ import {
   Tr,
 } from "./ui/index.ts";
 
-export function DesignSystemGallery({ lang }: { lang: Lang }) {
+export function DesignSystemGallery({ lang, role }: IslandProps) {
   return (
-    <AppProviders lang={lang}>
+    <AppProviders lang={lang} role={role}>
       <div className="flex flex-col gap-6">
         <ButtonsSection />
         <StatusSection />

@@ -8,6 +8,7 @@ import * as bulk from "../i18n/bulk.ts";
 import * as history from "../i18n/history.ts";
 import * as overview from "../i18n/overview.ts";
 import * as palette from "../i18n/palette.ts";
+import * as people from "../i18n/people.ts";
 import * as security from "../i18n/security.ts";
 import * as settings from "../i18n/settings.ts";
 import * as shell from "../i18n/shell.ts";
@@ -34,6 +35,7 @@ const en = {
   ...settings.en,
   ...bulk.en,
   ...palette.en,
+  ...people.en,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -47,6 +49,7 @@ const es = {
   ...settings.es,
   ...bulk.es,
   ...palette.es,
+  ...people.es,
 } as const satisfies { readonly [K in MessageKey]: string };
 
 const dictionaries = { en, es } as const;

@@ -1,7 +1,10 @@
+import { type Role, role as roleSchema } from "@stackgate/contract";
+
 export interface SessionUser {
   id: string;
   name: string;
   email: string;
+  role: Role;
 }
 
 export type SessionLookup =
@@ -50,5 +53,15 @@ function readUser(body: unknown): SessionUser | undefined {
   const user = body.user as Partial<Record<keyof SessionUser, unknown>> | null;
   if (!user || typeof user.id !== "string" || typeof user.email !== "string") return undefined;
   const name = typeof user.name === "string" && user.name.trim() ? user.name : user.email;
-  return { id: user.id, name, email: user.email };
+  return { id: user.id, name, email: user.email, role: readRole(user.role) };
+}
+
+/**
+ * A backend from before roles sends none: its only person is the admin. An unknown role gets the
+ * least rights; the backend enforces roles anyway, this only decides what the dashboard shows.
+ */
+function readRole(value: unknown): Role {
+  if (value === undefined) return "admin";
+  const parsed = roleSchema.safeParse(value);
+  return parsed.success ? parsed.data : "viewer";
 }

@@ -1,12 +1,15 @@
-import type { Lang } from "../../lib/i18n.ts";
-import { AppProviders } from "../AppProviders.tsx";
+import { AppProviders, type IslandProps } from "../AppProviders.tsx";
 import type { HistoryPageFilters } from "./filters.ts";
 import { HistoryView } from "./HistoryView.tsx";
 
 /** The history page (an island); the filters come from the address, read by the server. */
-export function HistoryPage({ lang, initialFilters }: { lang: Lang; initialFilters: HistoryPageFilters }) {
+export function HistoryPage({
+  lang,
+  role,
+  initialFilters,
+}: IslandProps & { initialFilters: HistoryPageFilters }) {
   return (
-    <AppProviders lang={lang}>
+    <AppProviders lang={lang} role={role}>
       <HistoryView initialFilters={initialFilters} />
     </AppProviders>
   );

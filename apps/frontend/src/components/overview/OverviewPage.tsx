@@ -1,6 +1,5 @@
-import type { Lang } from "../../lib/i18n.ts";
 import { type InitialStacks, prefetchInBrowser, useRefreshOnDeployEvents } from "../../lib/queries.ts";
-import { AppProviders } from "../AppProviders.tsx";
+import { AppProviders, type IslandProps } from "../AppProviders.tsx";
 import { useToastOtherDeploys } from "../stacks/live-deploys.ts";
 import { CriticalImages } from "./CriticalImages.tsx";
 import { DeployingNow } from "./DeployingNow.tsx";
@@ -10,8 +9,7 @@ import { StackCounters } from "./StackCounters.tsx";
 
 prefetchInBrowser("history", "historyOverview", "scans");
 
-export interface OverviewPageProps {
-  lang: Lang;
+export interface OverviewPageProps extends IslandProps {
   userName: string;
   initialStacks: InitialStacks | null;
 }
@@ -20,15 +18,15 @@ export interface OverviewPageProps {
  * The overview (an island): stack counters, 30 days of deploys, recent failures, critical images and
  * live deploys. Each block loads and fails on its own: without Komodo the history still shows.
  */
-export function OverviewPage({ lang, ...props }: OverviewPageProps) {
+export function OverviewPage({ lang, role, ...props }: OverviewPageProps) {
   return (
-    <AppProviders lang={lang}>
+    <AppProviders lang={lang} role={role}>
       <Overview {...props} />
     </AppProviders>
   );
 }
 
-function Overview({ userName, initialStacks }: Omit<OverviewPageProps, "lang">) {
+function Overview({ userName, initialStacks }: Omit<OverviewPageProps, keyof IslandProps>) {
   useRefreshOnDeployEvents();
   useToastOtherDeploys(userName);
   return (

@@ -1,15 +1,13 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
-import type { Lang } from "../../lib/i18n.ts";
 import { useCan } from "../../lib/permissions.ts";
 import { useStacksQuery } from "../../lib/queries.ts";
-import { AppProviders } from "../AppProviders.tsx";
+import { AppProviders, type IslandProps } from "../AppProviders.tsx";
 import { useT } from "../I18nProvider.tsx";
 import { useDeployFlow } from "../stacks/deploy.tsx";
 import { type PaletteItem, paletteItems } from "./palette-items.ts";
 import { loadRecent, rankItems, rememberRecent } from "./rank.ts";
 
-export interface CommandPaletteProps {
-  lang: Lang;
+export interface CommandPaletteProps extends IslandProps {
   open: boolean;
   onClose: () => void;
 }
@@ -20,9 +18,9 @@ export interface CommandPaletteProps {
  * keeps focus, the arrows move `aria-activedescendant` through the listbox, Enter chooses, Escape
  * closes and focus goes back where it was.
  */
-export default function CommandPalette({ lang, ...props }: CommandPaletteProps) {
+export default function CommandPalette({ lang, role, ...props }: CommandPaletteProps) {
   return (
-    <AppProviders lang={lang}>
+    <AppProviders lang={lang} role={role}>
       <Palette {...props} />
     </AppProviders>
   );
@@ -35,7 +33,7 @@ const KIND_LABEL = {
   action: "palette.kind.action",
 } as const;
 
-function Palette({ open, onClose }: Omit<CommandPaletteProps, "lang">) {
+function Palette({ open, onClose }: Omit<CommandPaletteProps, keyof IslandProps>) {
   const t = useT();
   const canDeploy = useCan("deploy");
   const stacksQuery = useStacksQuery();

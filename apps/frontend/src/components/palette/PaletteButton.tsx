@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import type { Lang } from "../../lib/i18n.ts";
+import type { IslandProps } from "../AppProviders.tsx";
 import { useT } from "../I18nProvider.tsx";
 
 // Loaded on first use: the palette and the stack list it searches cost nothing until then.
@@ -13,7 +13,7 @@ function isPaletteShortcut(event: KeyboardEvent): boolean {
 }
 
 /** The header's search button (for touch) and the keyboard shortcut, both opening the command palette. */
-export function PaletteButton({ lang }: { lang: Lang }) {
+export function PaletteButton({ lang, role }: IslandProps) {
   const t = useT();
   const [open, setOpen] = useState(false);
   const [loaded, setLoaded] = useState(false);
@@ -58,7 +58,7 @@ export function PaletteButton({ lang }: { lang: Lang }) {
       </button>
       {loaded && (
         <Suspense fallback={null}>
-          <CommandPalette lang={lang} open={open} onClose={() => setOpen(false)} />
+          <CommandPalette lang={lang} role={role} open={open} onClose={() => setOpen(false)} />
         </Suspense>
       )}
     </>

@@ -1,3 +1,4 @@
+import { useCan } from "../../lib/permissions.ts";
 import { useT } from "../I18nProvider.tsx";
 import { Button, CopyButton } from "../ui/index.ts";
 import { type ImageScan, imageDetailHref, isInProgress } from "./scan-model.ts";
@@ -29,7 +30,9 @@ interface RescanButtonProps {
 /** Queues one image again; while it is queued or scanning there is nothing to ask for. */
 export function RescanButton({ scan, request }: RescanButtonProps) {
   const t = useT();
+  const canScan = useCan("scan");
   const pending = request.isPending && request.variables?.includes(scan.image) === true;
+  if (!canScan) return null;
   return (
     <Button
       size="sm"

@@ -1,3 +1,4 @@
+import { useCan } from "../../lib/permissions.ts";
 import { useImageScanQuery } from "../../lib/queries.ts";
 import { useT } from "../I18nProvider.tsx";
 import {
@@ -72,6 +73,7 @@ export function ImageDetail({ image }: { image: string }) {
 function DetailBody({ detail }: { detail: ImageScanDetail }) {
   const t = useT();
   const scan = useScanRequest();
+  const canScan = useCan("scan");
   const hasResult = detail.scannedAt !== null;
   return (
     <>
@@ -85,14 +87,16 @@ function DetailBody({ detail }: { detail: ImageScanDetail }) {
           </span>
         }
         actions={
-          <Button
-            icon={<ScanIcon />}
-            loading={scan.isPending}
-            disabled={isInProgress(detail)}
-            onClick={() => scan.mutate([detail.image])}
-          >
-            {t("security.rescan")}
-          </Button>
+          canScan && (
+            <Button
+              icon={<ScanIcon />}
+              loading={scan.isPending}
+              disabled={isInProgress(detail)}
+              onClick={() => scan.mutate([detail.image])}
+            >
+              {t("security.rescan")}
+            </Button>
+          )
         }
       >
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] items-baseline gap-x-6 gap-y-3">

@@ -1,3 +1,4 @@
+import { useCan } from "../../lib/permissions.ts";
 import { useImageScansQuery } from "../../lib/queries.ts";
 import { useT } from "../I18nProvider.tsx";
 import { SecurityIcon } from "../icons.tsx";
@@ -40,6 +41,7 @@ export function ImageList() {
 function ListToolbar({ images, refreshing }: { images: ImageScan[]; refreshing: boolean }) {
   const t = useT();
   const scan = useScanRequest();
+  const canScan = useCan("scan");
   const scanAll = scan.isPending && scan.variables === undefined;
   const withCritical = images.filter((image) => image.counts.critical > 0).length;
   const failed = images.filter((image) => image.status === "failed").length;
@@ -67,9 +69,16 @@ function ListToolbar({ images, refreshing }: { images: ImageScan[]; refreshing: 
         )}
         {refreshing && inProgress === 0 && <Spinner className="size-3" />}
       </p>
-      <Button variant="primary" icon={<ScanIcon />} loading={scanAll} onClick={() => scan.mutate(undefined)}>
-        {t("security.scanAll")}
-      </Button>
+      {canScan && (
+        <Button
+          variant="primary"
+          icon={<ScanIcon />}
+          loading={scanAll}
+          onClick={() => scan.mutate(undefined)}
+        >
+          {t("security.scanAll")}
+        </Button>
+      )}
     </div>
   );
 }

@@ -1,18 +1,30 @@
-import type { Lang } from "../../lib/i18n.ts";
-import { AppProviders } from "../AppProviders.tsx";
+import { useCan } from "../../lib/permissions.ts";
+import { AppProviders, type IslandProps } from "../AppProviders.tsx";
+import { AccountSection } from "./AccountSection.tsx";
 import { ApiKeysSection } from "./ApiKeysSection.tsx";
 import { ConnectionSection } from "./ConnectionSection.tsx";
 import { NotifySection } from "./NotifySection.tsx";
 
-/** The settings page (an island): Komodo connection, failure alerts and API keys. */
-export function SettingsPage({ lang }: { lang: Lang }) {
+/**
+ * The settings page (an island): for admins the Komodo connection and failure alerts; for everyone
+ * their own account and API keys. People and the audit log have pages of their own.
+ */
+export function SettingsPage({ lang, role }: IslandProps) {
   return (
-    <AppProviders lang={lang}>
-      <div className="flex max-w-4xl flex-col gap-6">
-        <ConnectionSection />
-        <NotifySection />
-        <ApiKeysSection />
-      </div>
+    <AppProviders lang={lang} role={role}>
+      <SettingsSections />
     </AppProviders>
+  );
+}
+
+function SettingsSections() {
+  const isAdmin = useCan("admin");
+  return (
+    <div className="flex max-w-4xl flex-col gap-6">
+      {isAdmin && <ConnectionSection />}
+      {isAdmin && <NotifySection />}
+      <AccountSection />
+      <ApiKeysSection />
+    </div>
   );
 }

@@ -55,7 +55,7 @@ function HeaderBar({ lang, theme, user, pathname }: AppHeaderProps) {
           <NavLinks pathname={pathname} layout="row" />
         </nav>
         <div className="ml-auto flex items-center gap-1.5">
-          <PaletteButton lang={lang} />
+          <PaletteButton lang={lang} role={user.role} />
           <LanguageSwitch />
           <ThemeSwitch initialTheme={theme} />
           <UserMenu user={user} />

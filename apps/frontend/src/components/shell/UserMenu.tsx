@@ -2,6 +2,7 @@ import { useCallback, useId, useRef, useState } from "react";
 import type { SessionUser } from "../../lib/session.ts";
 import { useT } from "../I18nProvider.tsx";
 import { ChevronDownIcon, SignOutIcon } from "../icons.tsx";
+import { Badge } from "../ui/Badge.tsx";
 import { Button } from "../ui/Button.tsx";
 import { useDismiss } from "./useDismiss.ts";
 
@@ -74,6 +75,9 @@ export function UserMenu({ user }: { user: SessionUser }) {
           <p className="text-xs text-fg-muted">{t("account.signedInAs")}</p>
           <p className="truncate font-medium">{user.name}</p>
           <p className="truncate text-fg-muted">{user.email}</p>
+          <p className="mt-1.5">
+            <Badge tone="neutral">{t("account.role", { role: t(`role.${user.role}`) })}</Badge>
+          </p>
         </div>
         <div className="my-1 border-t border-line" />
         <Button

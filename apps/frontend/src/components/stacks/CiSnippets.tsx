@@ -1,4 +1,5 @@
 import { useState, useSyncExternalStore } from "react";
+import { useCan } from "../../lib/permissions.ts";
 import { useT } from "../I18nProvider.tsx";
 import { Card } from "../ui/Card.tsx";
 import { CodeBlock } from "../ui/CodeBlock.tsx";
@@ -24,7 +25,10 @@ export function CiSnippets({ stack }: { stack: string }) {
   const t = useT();
   const origin = useOrigin();
   const [action, setAction] = useState<DeployAction>("pull-redeploy");
+  const canDeploy = useCan("deploy");
   const stepName = t(`stacks.ci.stepName.${action}`, { stack });
+  // The snippets deploy with the reader's own API key, which cannot deploy when they cannot.
+  if (!canDeploy) return null;
   return (
     <Card
       title={t("stacks.ci.title")}

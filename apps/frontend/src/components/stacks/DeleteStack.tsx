@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { api } from "../../lib/api.ts";
+import { useCan } from "../../lib/permissions.ts";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Button } from "../ui/Button.tsx";
 import { Card } from "../ui/Card.tsx";
@@ -13,7 +14,9 @@ export function DeleteStack({ stack }: { stack: Stack }) {
   const t = useT();
   const tIsolated = useTIsolated();
   const [open, setOpen] = useState(false);
+  const canDelete = useCan("admin");
   const running = stack.state !== "down" && stack.state !== "unknown";
+  if (!canDelete) return null;
   return (
     <Card title={t("stacks.delete.title")}>
       <p className="text-sm text-fg-muted">

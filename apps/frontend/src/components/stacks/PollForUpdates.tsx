@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, orpc } from "../../lib/api.ts";
 import { cx } from "../../lib/cx.ts";
+import { useCan } from "../../lib/permissions.ts";
 import { useI18n, useT } from "../I18nProvider.tsx";
 import { Card } from "../ui/Card.tsx";
 import { QueryView } from "../ui/QueryView.tsx";
@@ -19,6 +20,7 @@ const settingOptions = (stack: string) =>
 export function PollForUpdates({ stack }: { stack: string }) {
   const t = useT();
   const setting = useQuery(settingOptions(stack));
+  const canChange = useCan("admin");
   return (
     <Card title={t("stacks.poll.title")} description={t("stacks.poll.description")}>
       <QueryView
@@ -32,7 +34,13 @@ export function PollForUpdates({ stack }: { stack: string }) {
           </div>
         }
       >
-        {(data) => <PollSwitch stack={stack} enabled={data.enabled} />}
+        {(data) =>
+          canChange ? (
+            <PollSwitch stack={stack} enabled={data.enabled} />
+          ) : (
+            <p className="text-sm">{t(data.enabled ? "stacks.poll.isOn" : "stacks.poll.isOff")}</p>
+          )
+        }
       </QueryView>
     </Card>
   );

@@ -1,11 +1,10 @@
-import type { Lang } from "../../lib/i18n.ts";
 import {
   type InitialStacks,
   prefetchInBrowser,
   useRefreshOnDeployEvents,
   useScansByImage,
 } from "../../lib/queries.ts";
-import { AppProviders } from "../AppProviders.tsx";
+import { AppProviders, type IslandProps } from "../AppProviders.tsx";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
 import type { ImageScan } from "../security/scan-model.ts";
 import { buttonClasses } from "../ui/Button.tsx";
@@ -30,23 +29,22 @@ import { StackVulnerabilities } from "./Vulnerabilities.tsx";
 
 prefetchInBrowser("history", "scans");
 
-export interface StackDetailPageProps {
-  lang: Lang;
+export interface StackDetailPageProps extends IslandProps {
   name: string;
   userName: string;
   initialStacks: InitialStacks | null;
 }
 
 /** One stack (an island): state, services, actions, update checks, history, CI snippets, delete. */
-export function StackDetailPage({ lang, ...props }: StackDetailPageProps) {
+export function StackDetailPage({ lang, role, ...props }: StackDetailPageProps) {
   return (
-    <AppProviders lang={lang}>
+    <AppProviders lang={lang} role={role}>
       <StackDetail {...props} />
     </AppProviders>
   );
 }
 
-function StackDetail({ name, userName, initialStacks }: Omit<StackDetailPageProps, "lang">) {
+function StackDetail({ name, userName, initialStacks }: Omit<StackDetailPageProps, keyof IslandProps>) {
   const t = useT();
   const tIsolated = useTIsolated();
   useRefreshOnDeployEvents();

@@ -1,12 +1,11 @@
 import { useEffect, useMemo, useState } from "react";
-import type { Lang } from "../../lib/i18n.ts";
 import {
   type InitialStacks,
   prefetchInBrowser,
   useRefreshOnDeployEvents,
   useScansByImage,
 } from "../../lib/queries.ts";
-import { AppProviders } from "../AppProviders.tsx";
+import { AppProviders, type IslandProps } from "../AppProviders.tsx";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Button } from "../ui/Button.tsx";
 import { EmptyState } from "../ui/EmptyState.tsx";
@@ -28,8 +27,7 @@ import { useWideScreen } from "./useWideScreen.ts";
 
 prefetchInBrowser("history", "scans");
 
-export interface StacksPageProps {
-  lang: Lang;
+export interface StacksPageProps extends IslandProps {
   /** The signed-in person, named on their own deploys until the live event arrives. */
   userName: string;
   initialSearch: string;
@@ -40,9 +38,9 @@ export interface StacksPageProps {
 }
 
 /** The Stacks page (an island): every stack, live, with search, filters and the deploy actions. */
-export function StacksPage({ lang, ...props }: StacksPageProps) {
+export function StacksPage({ lang, role, ...props }: StacksPageProps) {
   return (
-    <AppProviders lang={lang}>
+    <AppProviders lang={lang} role={role}>
       <StacksView {...props} />
     </AppProviders>
   );
@@ -74,7 +72,7 @@ function StacksView({
   initialFilter,
   deleted,
   initialStacks,
-}: Omit<StacksPageProps, "lang">) {
+}: Omit<StacksPageProps, keyof IslandProps>) {
   const t = useT();
   useRefreshOnDeployEvents();
   useToastOtherDeploys(userName);

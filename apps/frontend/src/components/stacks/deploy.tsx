@@ -3,6 +3,7 @@ import { type ReactNode, useCallback, useState } from "react";
 import { api } from "../../lib/api.ts";
 import { deployResultMessage } from "../../lib/deploy-result.ts";
 import type { Translate } from "../../lib/i18n.ts";
+import { useCan } from "../../lib/permissions.ts";
 import { useRefreshAfterDeploy } from "../../lib/queries.ts";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Button } from "../ui/Button.tsx";
@@ -109,6 +110,8 @@ export interface DeployButtonsProps {
  */
 export function DeployButtons({ stack, onAsk, busy, className }: DeployButtonsProps) {
   const t = useT();
+  const canDeploy = useCan("deploy");
+  if (!canDeploy) return null;
   return (
     <div className={className ?? "flex items-center justify-end gap-1.5"}>
       {DEPLOY_ACTIONS.map((action) => (

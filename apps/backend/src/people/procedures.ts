@@ -1,0 +1,65 @@
+import { ORPCError } from "@orpc/server";
+import type { Auth } from "../auth/better-auth.ts";
+import type { Caller } from "../auth/caller.ts";
+import type { Implementer } from "../implementer.ts";
+import type { PeopleService } from "./service.ts";
+
+const requireSession = (caller: Caller) => {
+  // The contract makes these procedures session-only; this narrows the type.
+  if (caller.via !== "session")
+    throw new ORPCError("FORBIDDEN", { message: "This endpoint needs a signed-in session" });
+  return caller;
+};
+
+export function meProcedures(os: Implementer, { people }: { people: PeopleService }) {
+  return {
+    get: os.me.get.handler(({ context }) => people.me(context.caller.userId)),
+    update: os.me.update.handler(({ context, input }) => people.rename(context.caller, input.name)),
+    changePassword: os.me.changePassword.handler(async ({ context, input }) => {
+      await people.changePassword(requireSession(context.caller), input.currentPassword, input.newPassword);
+      return { changed: true as const };
+    }),
+  };
+}
+
+export function userProcedures(os: Implementer, { people }: { people: PeopleService }) {
+  return {
+    list: os.users.list.handler(() => ({ users: people.list() })),
+    update: os.users.update.handler(({ context, input: { id, ...change } }) =>
+      people.update(context.caller, id, change),
+    ),
+    remove: os.users.remove.handler(({ context, input }) => {
+      people.remove(context.caller, input.id);
+      return { deleted: true as const };
+    }),
+    invite: os.users.invite.handler(({ context, input }) => people.invite(context.caller, input)),
+    invitations: os.users.invitations.handler(() => ({ invitations: people.pendingInvitations() })),
+    revokeInvitation: os.users.revokeInvitation.handler(({ context, input }) => {
+      people.revokeInvitation(context.caller, input.id);
+      return { revoked: true as const };
+    }),
+  };
+}
+
+/**
+ * The two procedures an invitation link uses, without a session. Accepting signs the new person
+ * in exactly as the sign-in form does (Better Auth's email sign-in, its hooks and its cookie).
+ */
+export function invitationProcedures(
+  os: Implementer,
+  { people, auth }: { people: PeopleService; auth: Auth },
+) {
+  return {
+    inspect: os.invitations.inspect.handler(({ input }) => people.inspectInvitation(input.token)),
+    accept: os.invitations.accept.handler(async ({ context, input }) => {
+      const person = await people.acceptInvitation(input);
+      const signedIn = await auth.api.signInEmail({
+        body: { email: person.email, password: input.password },
+        headers: context.headers,
+        returnHeaders: true,
+      });
+      for (const cookie of signedIn.headers.getSetCookie()) context.resHeaders?.append("set-cookie", cookie);
+      return people.me(person.id);
+    }),
+  };
+}

@@ -1,0 +1,416 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { Role } from "@stackgate/contract";
+import { and, desc, eq, gt, isNull, ne } from "drizzle-orm";
+import { type Actor, type AuditService, actorOf, type DatabaseOrTransaction } from "../audit/service.ts";
+import type { Auth } from "../auth/better-auth.ts";
+import type { Caller } from "../auth/caller.ts";
+import type { Database } from "../db/database.ts";
+import { account, invitation, session, user } from "../db/schema.ts";
+import type { Clock } from "../platform/clock.ts";
+
+export const INVITATION_VALID_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** What went wrong with a request about people, for the HTTP layer (http-errors.ts) to answer. */
+export class PeopleError extends Error {
+  readonly kind: "bad-input" | "not-found" | "conflict" | "gone";
+  constructor(kind: PeopleError["kind"], message: string) {
+    super(message);
+    this.name = "PeopleError";
+    this.kind = kind;
+  }
+}
+
+const LAST_ADMIN =
+  "is the last active admin: make another person an admin first, or Stackgate would have nobody to manage it";
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+const personColumns = {
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  role: user.role,
+  disabled: user.disabled,
+  createdAt: user.createdAt,
+  lastSignInAt: user.lastSignInAt,
+  sso: user.roleFromSso,
+};
+
+export type Person = {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  disabled: boolean;
+  createdAt: Date;
+  lastSignInAt: Date | null;
+  sso: boolean;
+};
+
+const findPerson = (db: DatabaseOrTransaction, id: string): Person | undefined =>
+  db.select(personColumns).from(user).where(eq(user.id, id)).get();
+
+/**
+ * Creates a person, with a password (its hash, from Better Auth's `password.hash`) or without
+ * one (single sign-on links its own account). Synchronous, so it can run inside the transaction
+ * that also uses up an invitation or records the change; the caller checks the email is free.
+ * Returns the new person's id.
+ */
+export function createPerson(
+  db: DatabaseOrTransaction,
+  {
+    email,
+    name,
+    role,
+    roleFromSso = false,
+    passwordHash,
+    emailVerified = true,
+  }: {
+    email: string;
+    name: string;
+    role: Role;
+    roleFromSso?: boolean;
+    passwordHash?: string;
+    emailVerified?: boolean;
+  },
+): string {
+  const id = randomUUID();
+  db.insert(user).values({ id, email, name, role, roleFromSso, emailVerified }).run();
+  if (passwordHash !== undefined) {
+    db.insert(account)
+      .values({
+        id: randomUUID(),
+        userId: id,
+        accountId: id,
+        providerId: "credential",
+        password: passwordHash,
+      })
+      .run();
+  }
+  return id;
+}
+
+/**
+ * Whether this person is the only admin who is not disabled: such a person may not be demoted,
+ * disabled or deleted (by an admin or by single sign-on), or nobody could manage Stackgate.
+ */
+export function isLastActiveAdmin(db: DatabaseOrTransaction, userId: string): boolean {
+  const admins = db
+    .select({ id: user.id })
+    .from(user)
+    .where(and(eq(user.role, "admin"), eq(user.disabled, false)))
+    .limit(2)
+    .all();
+  return admins.length === 1 && admins[0]?.id === userId;
+}
+
+/**
+ * Sets a person's role; `fromSso` marks it as managed by single sign-on (set at every SSO
+ * sign-in; false when an admin sets it here). Throws PeopleError "conflict" when this would demote
+ * the last active admin. Records nothing: callers record the change in the same transaction.
+ */
+export function setRole(
+  db: DatabaseOrTransaction,
+  userId: string,
+  role: Role,
+  { fromSso }: { fromSso: boolean },
+) {
+  if (role !== "admin" && isLastActiveAdmin(db, userId)) {
+    throw new PeopleError("conflict", `This person ${LAST_ADMIN}`);
+  }
+  db.update(user).set({ role, roleFromSso: fromSso, updatedAt: new Date() }).where(eq(user.id, userId)).run();
+}
+
+export type InvitationProblem = "expired" | "used" | "revoked";
+
+export function createPeopleService({
+  db,
+  auth,
+  audit,
+  clock,
+  appUrl,
+}: {
+  db: Database;
+  auth: Auth;
+  audit: AuditService;
+  clock: Clock;
+  appUrl: string;
+}) {
+  const now = () => new Date(clock.now());
+
+  const requirePerson = (id: string) => {
+    const found = findPerson(db, id);
+    if (!found) throw new PeopleError("not-found", `No person has the id '${id}'`);
+    return found;
+  };
+
+  const hasAccount = (db: DatabaseOrTransaction, email: string) =>
+    db.select({ id: user.id }).from(user).where(eq(user.email, email)).get() !== undefined;
+
+  const isPending = () =>
+    and(isNull(invitation.acceptedAt), isNull(invitation.revokedAt), gt(invitation.expiresAt, now()));
+
+  const problemOf = (found: typeof invitation.$inferSelect): InvitationProblem | undefined => {
+    if (found.acceptedAt) return "used";
+    if (found.revokedAt) return "revoked";
+    if (found.expiresAt.getTime() <= clock.now()) return "expired";
+    return undefined;
+  };
+
+  const describeProblem = (problem: InvitationProblem, found: typeof invitation.$inferSelect) =>
+    ({
+      expired: `this invitation expired on ${found.expiresAt.toISOString()}: ask an admin for a new one`,
+      used: "this invitation was already used: sign in instead, or ask an admin for a new one",
+      revoked: "this invitation was revoked: ask an admin for a new one",
+    })[problem];
+
+  const findInvitation = (db: DatabaseOrTransaction, token: string) => {
+    const found = db
+      .select()
+      .from(invitation)
+      .where(eq(invitation.tokenHash, hashToken(token)))
+      .get();
+    if (!found) throw new PeopleError("not-found", "No invitation has this token: check the link");
+    return found;
+  };
+
+  return {
+    /** The signed-in person, as `GET /api/v0/me` answers. */
+    me(userId: string) {
+      const { id, name, email, role, sso } = requirePerson(userId);
+      return { id, name, email, role, sso };
+    },
+
+    rename(by: Caller, name: string) {
+      const before = requirePerson(by.userId);
+      db.transaction((tx) => {
+        tx.update(user).set({ name, updatedAt: now() }).where(eq(user.id, by.userId)).run();
+        audit.recordChange(
+          {
+            by: actorOf(by),
+            action: "user.renamed",
+            target: before.email,
+            detail: { from: before.name, to: name },
+          },
+          tx,
+        );
+      });
+      return this.me(by.userId);
+    },
+
+    /** Changes the caller's own password and ends their other sessions (this one stays signed in). */
+    async changePassword(by: Caller & { via: "session" }, currentPassword: string, newPassword: string) {
+      const context = await auth.$context;
+      const credential = db
+        .select({ id: account.id, password: account.password })
+        .from(account)
+        .where(and(eq(account.userId, by.userId), eq(account.providerId, "credential")))
+        .get();
+      if (!credential?.password) {
+        throw new PeopleError(
+          "conflict",
+          "This account signs in with single sign-on and has no password: change it at your provider",
+        );
+      }
+      if (!(await context.password.verify({ hash: credential.password, password: currentPassword }))) {
+        throw new PeopleError("bad-input", "currentPassword: this is not your current password");
+      }
+      const hash = await context.password.hash(newPassword);
+      const person = requirePerson(by.userId);
+      db.transaction((tx) => {
+        tx.update(account)
+          .set({ password: hash, updatedAt: now() })
+          .where(eq(account.id, credential.id))
+          .run();
+        tx.delete(session)
+          .where(and(eq(session.userId, by.userId), ne(session.id, by.sessionId)))
+          .run();
+        audit.recordChange({ by: actorOf(by), action: "user.password-changed", target: person.email }, tx);
+      });
+    },
+
+    list(): Person[] {
+      return db.select(personColumns).from(user).orderBy(user.name, user.email).all();
+    },
+
+    /**
+     * Changes a person's role, or disables or enables them. Disabling ends their sessions at once
+     * (their API keys are refused on their next request). The last active admin stays one.
+     */
+    update(by: Caller, id: string, change: { role?: Role; disabled?: boolean }): Person {
+      db.transaction((tx) => {
+        const before = findPerson(tx, id);
+        if (!before) throw new PeopleError("not-found", `No person has the id '${id}'`);
+        const changes: { action: string; detail: Record<string, unknown> }[] = [];
+        if (change.role !== undefined && change.role !== before.role) {
+          if (before.sso) {
+            throw new PeopleError(
+              "conflict",
+              `${before.email}'s role is managed by single sign-on: change it at the identity provider`,
+            );
+          }
+          setRole(tx, id, change.role, { fromSso: false });
+          changes.push({ action: "user.role-changed", detail: { from: before.role, to: change.role } });
+        }
+        if (change.disabled !== undefined && change.disabled !== before.disabled) {
+          if (change.disabled && isLastActiveAdmin(tx, id)) {
+            throw new PeopleError("conflict", `${before.email} ${LAST_ADMIN}`);
+          }
+          tx.update(user).set({ disabled: change.disabled, updatedAt: now() }).where(eq(user.id, id)).run();
+          if (change.disabled) tx.delete(session).where(eq(session.userId, id)).run();
+          changes.push({ action: change.disabled ? "user.disabled" : "user.enabled", detail: {} });
+        }
+        for (const { action, detail } of changes) {
+          audit.recordChange(
+            { by: actorOf(by), action, target: before.email, detail: { name: before.name, ...detail } },
+            tx,
+          );
+        }
+      });
+      return requirePerson(id);
+    },
+
+    /** Deletes a person: their sessions, accounts and API keys go too; the history and the audit keep their name. */
+    remove(by: Caller, id: string) {
+      db.transaction((tx) => {
+        const before = findPerson(tx, id);
+        if (!before) throw new PeopleError("not-found", `No person has the id '${id}'`);
+        if (isLastActiveAdmin(tx, id)) throw new PeopleError("conflict", `${before.email} ${LAST_ADMIN}`);
+        tx.delete(user).where(eq(user.id, id)).run();
+        audit.recordChange(
+          {
+            by: actorOf(by),
+            action: "user.deleted",
+            target: before.email,
+            detail: { name: before.name, role: before.role },
+          },
+          tx,
+        );
+      });
+    },
+
+    /**
+     * Invites an email address with a role: a one-time link, valid for 7 days, in this answer only.
+     * Only the token's SHA-256 hash is kept.
+     */
+    invite(by: Caller, { email, role }: { email: string; role: Role }) {
+      const token = randomBytes(32).toString("base64url");
+      const id = randomUUID();
+      const expiresAt = new Date(clock.now() + INVITATION_VALID_MS);
+      const inviter = requirePerson(by.userId);
+      db.transaction((tx) => {
+        if (hasAccount(tx, email))
+          throw new PeopleError("bad-input", `email: ${email} already has an account`);
+        const pending = tx
+          .select({ id: invitation.id })
+          .from(invitation)
+          .where(and(eq(invitation.email, email), isPending()))
+          .get();
+        if (pending) {
+          throw new PeopleError(
+            "bad-input",
+            `email: ${email} already has a pending invitation; revoke it first to invite again`,
+          );
+        }
+        tx.insert(invitation)
+          .values({
+            id,
+            email,
+            role,
+            tokenHash: hashToken(token),
+            invitedById: by.userId,
+            invitedByName: inviter.name,
+            createdAt: now(),
+            expiresAt,
+          })
+          .run();
+        audit.recordChange(
+          { by: actorOf(by), action: "invitation.created", target: email, detail: { role } },
+          tx,
+        );
+      });
+      return { id, url: `${appUrl}/invite/${token}`, expiresAt };
+    },
+
+    /** The invitations not used, revoked or expired yet, newest first. */
+    pendingInvitations() {
+      return db
+        .select({
+          id: invitation.id,
+          email: invitation.email,
+          role: invitation.role,
+          createdAt: invitation.createdAt,
+          expiresAt: invitation.expiresAt,
+          invitedBy: invitation.invitedByName,
+        })
+        .from(invitation)
+        .where(isPending())
+        .orderBy(desc(invitation.createdAt), desc(invitation.id))
+        .all();
+    },
+
+    revokeInvitation(by: Caller, id: string) {
+      db.transaction((tx) => {
+        const revoked = tx
+          .update(invitation)
+          .set({ revokedAt: now() })
+          .where(and(eq(invitation.id, id), isPending()))
+          .returning({ email: invitation.email, role: invitation.role })
+          .get();
+        if (!revoked) throw new PeopleError("not-found", `No pending invitation has the id '${id}'`);
+        audit.recordChange(
+          {
+            by: actorOf(by),
+            action: "invitation.revoked",
+            target: revoked.email,
+            detail: { role: revoked.role },
+          },
+          tx,
+        );
+      });
+    },
+
+    /** What an invitation link is for; a link that cannot be used any more is "gone", with the reason. */
+    inspectInvitation(token: string) {
+      const found = findInvitation(db, token);
+      const problem = problemOf(found);
+      if (problem) {
+        const reason = describeProblem(problem, found);
+        throw new PeopleError("gone", reason.charAt(0).toUpperCase() + reason.slice(1));
+      }
+      return { email: found.email, role: found.role, expiresAt: found.expiresAt };
+    },
+
+    /**
+     * Accepts an invitation: creates the person with the invitation's role, the chosen name and
+     * password, and uses the invitation up, in one transaction. Returns the new person; signing
+     * them in is the caller's (procedures.ts).
+     */
+    async acceptInvitation({ token, name, password }: { token: string; name: string; password: string }) {
+      const checked = findInvitation(db, token);
+      const early = problemOf(checked);
+      if (early) throw new PeopleError("bad-input", `token: ${describeProblem(early, checked)}`);
+      const passwordHash = await (await auth.$context).password.hash(password);
+      // Checked again inside the transaction: another request may have used the link meanwhile.
+      const userId = db.transaction((tx) => {
+        const found = findInvitation(tx, token);
+        const problem = problemOf(found);
+        if (problem) throw new PeopleError("bad-input", `token: ${describeProblem(problem, found)}`);
+        if (hasAccount(tx, found.email)) {
+          throw new PeopleError("bad-input", `token: ${found.email} already has an account: sign in instead`);
+        }
+        const id = createPerson(tx, { email: found.email, name, role: found.role, passwordHash });
+        tx.update(invitation).set({ acceptedAt: now() }).where(eq(invitation.id, found.id)).run();
+        const newcomer: Actor = { id, name };
+        audit.recordChange(
+          { by: newcomer, action: "invitation.accepted", target: found.email, detail: { role: found.role } },
+          tx,
+        );
+        return id;
+      });
+      return requirePerson(userId);
+    },
+  };
+}
+
+export type PeopleService = ReturnType<typeof createPeopleService>;

@@ -1,0 +1,165 @@
+import type { auditEntry } from "@stackgate/contract";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import type { z } from "zod";
+import { orpc } from "../../lib/api.ts";
+import { AppProviders, type IslandProps } from "../AppProviders.tsx";
+import { LoadOlder } from "../history/LoadOlder.tsx";
+import { useT } from "../I18nProvider.tsx";
+import {
+  Card,
+  EmptyState,
+  HistoryIcon,
+  QueryView,
+  RelativeTime,
+  retryWithoutAnswer,
+  Table,
+  TableBody,
+  TableContainer,
+  TableHead,
+  TableOrList,
+  Td,
+  Th,
+  Tr,
+} from "../ui/index.ts";
+
+type AuditEntry = z.infer<typeof auditEntry>;
+
+const AUDIT_PAGE_SIZE = 50;
+
+/** Settings › Audit log (an island, admins only): who changed what, newest first, page by page. */
+export function AuditPage({ lang, role }: IslandProps) {
+  return (
+    <AppProviders lang={lang} role={role}>
+      <AuditLog />
+    </AppProviders>
+  );
+}
+
+function AuditLog() {
+  const t = useT();
+  const pages = useInfiniteQuery(
+    orpc.audit.list.infiniteOptions({
+      input: (cursor: string | undefined) => ({ cursor, limit: AUDIT_PAGE_SIZE }),
+      initialPageParam: undefined,
+      getNextPageParam: (page) => page.nextCursor ?? undefined,
+      retry: retryWithoutAnswer,
+    }),
+  );
+  return (
+    <Card title={t("audit.title")} flush className="max-w-6xl">
+      <QueryView query={pages} errorTitle={t("audit.loadFailed")} padded>
+        {(data) => {
+          const entries = data.pages.flatMap((page) => page.entries);
+          if (entries.length === 0)
+            return (
+              <div className="p-4">
+                <EmptyState
+                  icon={<HistoryIcon className="size-6" />}
+                  title={t("audit.empty")}
+                  description={t("audit.emptyHint")}
+                />
+              </div>
+            );
+          return (
+            <>
+              <TableOrList
+                from="lg"
+                table={<AuditTable entries={entries} />}
+                list={<AuditList entries={entries} />}
+              />
+              <LoadOlder pages={pages} failedMessage={t("audit.loadOlderFailed")} className="p-3" />
+            </>
+          );
+        }}
+      </QueryView>
+    </Card>
+  );
+}
+
+function AuditTable({ entries }: { entries: AuditEntry[] }) {
+  const t = useT();
+  return (
+    <TableContainer>
+      <Table aria-label={t("audit.title")}>
+        <TableHead>
+          <tr>
+            <Th>{t("audit.at")}</Th>
+            <Th>{t("audit.actor")}</Th>
+            <Th>{t("audit.action")}</Th>
+            <Th>{t("audit.target")}</Th>
+            <Th>{t("audit.detail")}</Th>
+          </tr>
+        </TableHead>
+        <TableBody>
+          {entries.map((entry) => (
+            <Tr key={entry.id}>
+              <Td className="whitespace-nowrap">
+                <RelativeTime date={entry.at} />
+              </Td>
+              <Td className="max-w-48 truncate font-medium">
+                <bdi>{entry.actor}</bdi>
+              </Td>
+              <Td>
+                <ActionName action={entry.action} />
+              </Td>
+              <Td className="max-w-64 truncate" title={entry.target ?? undefined}>
+                {entry.target ? <bdi>{entry.target}</bdi> : <span className="text-fg-muted">—</span>}
+              </Td>
+              <Td className="max-w-md">
+                <AuditDetail detail={entry.detail} />
+              </Td>
+            </Tr>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function AuditList({ entries }: { entries: AuditEntry[] }) {
+  const t = useT();
+  return (
+    <ul aria-label={t("audit.title")} className="divide-y divide-line">
+      {entries.map((entry) => (
+        <li key={entry.id} className="flex flex-col gap-1 px-4 py-3">
+          <div className="flex items-baseline justify-between gap-3">
+            <ActionName action={entry.action} />
+            <span className="shrink-0 text-xs text-fg-muted">
+              <RelativeTime date={entry.at} />
+            </span>
+          </div>
+          <p className="min-w-0 break-words">
+            <bdi className="font-medium">{entry.actor}</bdi>
+            {entry.target && (
+              <>
+                <span className="text-fg-muted"> → </span>
+                <bdi>{entry.target}</bdi>
+              </>
+            )}
+          </p>
+          <AuditDetail detail={entry.detail} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Actions are stable identifiers such as `user.role-changed`: shown as they are, in any language. */
+function ActionName({ action }: { action: string }) {
+  return <code className="font-mono text-[0.8125rem]">{action}</code>;
+}
+
+/** What changed: `from → to` when the entry says so, otherwise each field and its value. */
+function AuditDetail({ detail }: { detail: AuditEntry["detail"] }) {
+  if (!detail || Object.keys(detail).length === 0) return <span className="text-fg-muted">—</span>;
+  const { from, to, ...rest } = detail;
+  const parts: string[] = [];
+  if (from !== undefined || to !== undefined) parts.push(`${show(from)} → ${show(to)}`);
+  for (const [key, value] of Object.entries(rest)) parts.push(`${key}: ${show(value)}`);
+  return <span className="break-words text-xs text-fg-muted">{parts.join(" · ")}</span>;
+}
+
+function show(value: unknown): string {
+  if (value === undefined || value === null) return "—";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
