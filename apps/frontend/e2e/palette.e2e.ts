@@ -17,6 +17,9 @@ async function expectAxeClean(page: Page, state: string) {
   expect(lines, `axe found:\n${lines.join("\n")}`).toEqual([]);
 }
 
+/** Ranking a thousand items per keystroke takes a while on a busy machine. */
+const SLOW = { timeout: 15_000 };
+
 const combobox = (page: Page) => page.getByRole("combobox");
 const options = (page: Page) => page.getByRole("listbox").getByRole("option");
 
@@ -52,7 +55,7 @@ describe("the command palette", () => {
 
     // An exact name first, then names starting with it, then names containing it.
     await page.keyboard.type("gitea-3");
-    await expect.poll(async () => (await activeOption(page)).text).toBe("gitea-3");
+    await expect.poll(async () => (await activeOption(page)).text, SLOW).toBe("gitea-3");
     expect((await activeOption(page)).selected).toBe("true");
     await page.keyboard.press("ArrowDown");
     const second = (await activeOption(page)).text ?? "";
@@ -67,12 +70,12 @@ describe("the command palette", () => {
     // Images are there too, by part of their reference.
     await page.keyboard.press("Control+k");
     await page.keyboard.type("vaultwarden/ser");
-    await expect.poll(async () => (await activeOption(page)).text).toBe("vaultwarden/server:1.32.1");
+    await expect.poll(async () => (await activeOption(page)).text, SLOW).toBe("vaultwarden/server:1.32.1");
     await page.keyboard.press("Escape");
 
     await page.keyboard.press("Control+k");
     await page.keyboard.type("gitea-3");
-    await expect.poll(async () => (await activeOption(page)).text).toBe("gitea-3");
+    await expect.poll(async () => (await activeOption(page)).text, SLOW).toBe("gitea-3");
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/stacks\/gitea-3$/);
     await hydrated(page);
@@ -80,13 +83,13 @@ describe("the command palette", () => {
     // Recent items lead when nothing is typed.
     await page.keyboard.press("Control+k");
     await combobox(page).waitFor();
-    await expect.poll(async () => (await activeOption(page)).text).toBe("gitea-3");
+    await expect.poll(async () => (await activeOption(page)).text, SLOW).toBe("gitea-3");
     await expect(options(page).first().innerText()).resolves.toContain("Recent");
     await page.keyboard.type("histo");
-    await expect.poll(async () => (await activeOption(page)).text).toBe("History");
+    await expect.poll(async () => (await activeOption(page)).text, SLOW).toBe("History");
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/history$/);
-  });
+  }, 240_000);
 
   test("a deploy from the palette, behind the same confirmation as the button (375 px, dark, Spanish)", async () => {
     const page = await world().openSignedIn("/", { viewport: "mobile", theme: "dark", lang: "es" });
@@ -94,7 +97,7 @@ describe("the command palette", () => {
     await opener.click();
     await combobox(page).waitFor();
     await page.keyboard.type("descargar graf");
-    await expect.poll(async () => (await activeOption(page)).text).toBe("Descargar grafana");
+    await expect.poll(async () => (await activeOption(page)).text, SLOW).toBe("Descargar grafana");
     await expectAxeClean(page, "palette open (es, dark, 375 px)");
     await saveScreenshot(page, "palette-es", "dark");
     await page.keyboard.press("Enter");
@@ -113,9 +116,9 @@ describe("the command palette", () => {
           history: { action: string; actor: string }[];
         };
         return history.map((entry) => `${entry.action} by ${entry.actor}`);
-      })
+      }, SLOW)
       .toEqual([`pull by ${world().stackgate.admin.name}`]);
     // Focus is back on the button that opened the palette.
     await expect(opener.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
-  });
+  }, 180_000);
 });

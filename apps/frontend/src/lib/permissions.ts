@@ -1,4 +1,4 @@
-import { type Permission, type Role, rolePermits } from "@stackgate/contract";
+import { type Permission, type Role, rolePermits } from "@stackgate/contract/roles.ts";
 import { createContext, createElement, type ReactNode, useContext } from "react";
 
 const RoleContext = createContext<Role | null>(null);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import {
   type InitialStacks,
   prefetchInBrowser,
@@ -89,7 +89,11 @@ function StacksView({
   const searched = useMemo(() => rows?.filter((row) => matchesSearch(row, search)), [rows, search]);
   const counts = useMemo(() => searched && countByFilter(searched), [searched]);
   const filtered = useMemo(() => searched?.filter((row) => matchesFilter(row, filter)), [searched, filter]);
-  const { visible, more, markerRef } = useRowsInView(filtered);
+  // The rows (and the scans marking them) render in a transition that yields to the browser: the
+  // first rows after hydration, a search keystroke or a scan update never block the page.
+  const listed = useDeferredValue(filtered);
+  const listedScans = useDeferredValue(scans);
+  const { visible, more, markerRef } = useRowsInView(listed);
   const wide = useWideScreen();
   const selection = useBulkSelection(rows);
 
@@ -110,6 +114,8 @@ function StacksView({
     ) : (
       <StacksSkeleton />
     );
+  } else if (!listed) {
+    content = <StacksSkeleton />;
   } else if (rows.length === 0) {
     content = <EmptyState title={t("stacks.empty.title")} description={t("stacks.empty.description")} />;
   } else if (!visible || visible.length === 0) {
@@ -124,7 +130,7 @@ function StacksView({
     const listProps = {
       rows: visible,
       runs,
-      scans,
+      scans: listedScans,
       scansUnavailable: scansFailed,
       onAsk: ask,
       selected: selection.selected,
@@ -157,7 +163,8 @@ function StacksView({
           onRetry={() => void scansQuery.refetch()}
         />
       )}
-      {rows && rows.length > 0 && (
+      {/* Rendered by the server too (with nothing to select yet): the rows arriving move nothing. */}
+      {rows?.length !== 0 && (
         <BulkStacks selection={selection} shown={filtered ?? []} updatesFilter={filter === "updates"} />
       )}
       {content}
