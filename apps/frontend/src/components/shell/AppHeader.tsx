@@ -54,7 +54,7 @@ function HeaderBar({ lang, theme, user, pathname }: AppHeaderProps) {
         <nav aria-label={t("nav.label")} className="ml-4 hidden md:block">
           <NavLinks pathname={pathname} layout="row" />
         </nav>
-        <div className="ml-auto flex items-center gap-1.5">
+        <div className="ml-auto flex items-center gap-1 sm:gap-1.5">
           <PaletteButton lang={lang} role={user.role} />
           <LanguageSwitch />
           <ThemeSwitch initialTheme={theme} />
