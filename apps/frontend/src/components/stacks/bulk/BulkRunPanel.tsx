@@ -61,7 +61,7 @@ export function BulkRunPanel({ run, onCancel, onClose }: BulkRunPanelProps) {
         className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-2 xl:grid-cols-3"
       >
         {run.stacks.map((stack) => (
-          <li key={stack} className="flex min-w-0 items-baseline gap-2">
+          <li key={stack} className="flex min-h-7 min-w-0 items-center gap-2">
             <a
               href={stackHref(stack)}
               className="min-w-0 shrink truncate py-0.5 font-medium hover:underline"
