@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from "react";
 import type { IslandProps } from "../AppProviders.tsx";
 import { useT } from "../I18nProvider.tsx";
 
@@ -9,6 +9,17 @@ const CommandPalette = lazy(() => import("./CommandPalette.tsx"));
 function isPaletteShortcut(event: KeyboardEvent): boolean {
   return (
     event.key.toLowerCase() === "k" && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey
+  );
+}
+
+const subscribeToNothing = () => () => {};
+
+/** Whether the shortcut reads ⌘K: false on the server and during hydration, so both render the same. */
+function useIsApple(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => /Mac|iPhone|iPad/.test(navigator.platform),
+    () => false,
   );
 }
 
@@ -27,7 +38,7 @@ export function PaletteButton({ lang, role }: IslandProps) {
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);
   }, []);
-  const mac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
+  const mac = useIsApple();
   return (
     <>
       <button
