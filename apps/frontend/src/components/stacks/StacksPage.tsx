@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useMemo, useState } from "react";
+import { startTransition, useDeferredValue, useEffect, useMemo, useState } from "react";
 import {
   type InitialStacks,
   prefetchInBrowser,
@@ -66,6 +66,16 @@ function useDeletedToast(deleted: string | null) {
   }, [deleted, tIsolated]);
 }
 
+/** Undefined until a transition after `value` first arrives, then `value` as it is. */
+function useFirstInTransition<Value>(value: Value | undefined): Value | undefined {
+  const [ready, setReady] = useState(false);
+  const arrived = value !== undefined;
+  useEffect(() => {
+    if (arrived && !ready) startTransition(() => setReady(true));
+  }, [arrived, ready]);
+  return ready ? value : undefined;
+}
+
 function StacksView({
   userName,
   initialSearch,
@@ -89,9 +99,9 @@ function StacksView({
   const searched = useMemo(() => rows?.filter((row) => matchesSearch(row, search)), [rows, search]);
   const counts = useMemo(() => searched && countByFilter(searched), [searched]);
   const filtered = useMemo(() => searched?.filter((row) => matchesFilter(row, filter)), [searched, filter]);
-  // The rows (and the scans marking them) render in a transition that yields to the browser: the
-  // first rows after hydration, a search keystroke or a scan update never block the page.
-  const listed = useDeferredValue(filtered);
+  // The first rows after hydration, and each scan update marking them, render in a transition that
+  // yields to the browser instead of one long task. Later searches and filters apply at once.
+  const listed = useFirstInTransition(filtered);
   const listedScans = useDeferredValue(scans);
   const { visible, more, markerRef } = useRowsInView(listed);
   const wide = useWideScreen();
