@@ -5,6 +5,7 @@
  */
 import {
   demoStacks,
+  generateStacks,
   type KomodoSimulator,
   type StackSeed,
   standInTrivyPath,
@@ -38,10 +39,15 @@ export interface StackWorld {
 export interface StackWorldOptions {
   /** Extra environment for the frontend, e.g. `{ STACKGATE_DEMO: "1" }` for the demo banner. */
   frontendEnv?: Record<string, string>;
+  /** The simulator's stacks; default `worldStacks()`. */
+  stacks?: StackSeed[];
 }
 
-export async function startStackWorld({ frontendEnv = {} }: StackWorldOptions = {}): Promise<StackWorld> {
-  const komodo = await startKomodoSimulator({ stacks: worldStacks() });
+export async function startStackWorld({
+  frontendEnv = {},
+  stacks = worldStacks(),
+}: StackWorldOptions = {}): Promise<StackWorld> {
+  const komodo = await startKomodoSimulator({ stacks });
   const [stackgate, browser] = await Promise.all([
     startStackgate({
       // The background sweep would rescan at random moments; the listing queues what the tests need.
@@ -91,6 +97,21 @@ export async function scansSettled(world: StackWorld, timeoutMs = 60_000): Promi
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error("the image scans did not settle in time");
+}
+
+/**
+ * The demo stacks (with `outline`, whose deploys fail, given an image update) and generated ones up to
+ * `count`: a big install, as bulk actions and the palette are for.
+ */
+export function manyStacks(count: number): StackSeed[] {
+  const demo = worldStacks().map((seed) =>
+    seed.name === "outline"
+      ? { ...seed, services: seed.services?.map((service) => ({ ...service, updateAvailable: true })) }
+      : seed,
+  );
+  const taken = new Set(demo.map((seed) => seed.name));
+  const generated = generateStacks(count * 2).filter((seed) => !taken.has(seed.name));
+  return [...demo, ...generated.slice(0, count - demo.length)];
 }
 
 /**

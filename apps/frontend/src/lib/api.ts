@@ -15,7 +15,10 @@ export type ApiClient = ContractRouterClient<typeof contract>;
 const link = new RPCLink({
   url: () => `${window.location.origin}/rpc`,
   fetch: async (request, init) => {
-    const response = await fetch(request, init);
+    // The live event stream never ends: at low priority it is not one of the page's critical requests.
+    const priority =
+      new URL(request.url).pathname === "/rpc/deploy/events" ? { priority: "low" as const } : {};
+    const response = await fetch(request, { ...init, ...priority });
     if (response.status === 401) returnToSignIn();
     return response;
   },

@@ -80,6 +80,29 @@ async function follow(signal: AbortSignal) {
   }
 }
 
+const pageLoaded = () =>
+  new Promise<void>((resolve) => {
+    if (document.readyState === "complete") resolve();
+    else window.addEventListener("load", () => resolve(), { once: true });
+  });
+
+const browserIdle = () =>
+  new Promise<void>((resolve) => {
+    if ("requestIdleCallback" in window) window.requestIdleCallback(() => resolve(), { timeout: 2_000 });
+    else setTimeout(resolve, 0);
+  });
+
+/**
+ * The stream waits for the page's load event and a moment of idle time: it never competes with the
+ * page's own requests and hydration. It is also asked for at low priority (api.ts), as it never ends:
+ * Lighthouse waits for the "critical" (high priority) requests to end, and reported that the page
+ * "loaded too slowly to finish" while the stream was open.
+ */
+async function afterPageLoad(): Promise<void> {
+  await pageLoaded();
+  await browserIdle();
+}
+
 /**
  * Listens to every deploy event of Stackgate's own deploys, or with `{ komodo: true }` to the runs
  * from Komodo instead; returns the function that stops listening.
@@ -88,7 +111,8 @@ export function subscribeDeployEvents(listener: Listener, { komodo = false } = {
   (komodo ? komodoListeners : listeners).add(listener);
   if (!controller) {
     controller = new AbortController();
-    void follow(controller.signal);
+    const { signal } = controller;
+    void afterPageLoad().then(() => follow(signal));
   }
   return () => {
     listeners.delete(listener);

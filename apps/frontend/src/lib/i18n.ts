@@ -4,8 +4,10 @@
  * the type checker.
  */
 
+import * as bulk from "../i18n/bulk.ts";
 import * as history from "../i18n/history.ts";
 import * as overview from "../i18n/overview.ts";
+import * as palette from "../i18n/palette.ts";
 import * as people from "../i18n/people.ts";
 import * as security from "../i18n/security.ts";
 import * as settings from "../i18n/settings.ts";
@@ -32,6 +34,8 @@ const en = {
   ...history.en,
   ...security.en,
   ...settings.en,
+  ...bulk.en,
+  ...palette.en,
   ...people.en,
   ...signIn.en,
 } as const;
@@ -45,6 +49,8 @@ const es = {
   ...history.es,
   ...security.es,
   ...settings.es,
+  ...bulk.es,
+  ...palette.es,
   ...people.es,
   ...signIn.es,
 } as const satisfies { readonly [K in MessageKey]: string };

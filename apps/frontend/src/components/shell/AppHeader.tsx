@@ -4,6 +4,7 @@ import type { Theme } from "../../lib/preferences.ts";
 import type { SessionUser } from "../../lib/session.ts";
 import { I18nProvider, useT } from "../I18nProvider.tsx";
 import { CloseIcon, MenuIcon } from "../icons.tsx";
+import { PaletteButton } from "../palette/PaletteButton.tsx";
 import { IconButton } from "../ui/IconButton.tsx";
 import { Brand } from "./Brand.tsx";
 import { LanguageSwitch } from "./LanguageSwitch.tsx";
@@ -23,12 +24,12 @@ export interface AppHeaderProps {
 export function AppHeader({ lang, ...props }: AppHeaderProps) {
   return (
     <I18nProvider lang={lang}>
-      <HeaderBar {...props} />
+      <HeaderBar lang={lang} {...props} />
     </I18nProvider>
   );
 }
 
-function HeaderBar({ theme, user, pathname }: Omit<AppHeaderProps, "lang">) {
+function HeaderBar({ lang, theme, user, pathname }: AppHeaderProps) {
   const t = useT();
   const [menuOpen, setMenuOpen] = useState(false);
   const headerRef = useRef<HTMLElement>(null);
@@ -53,7 +54,8 @@ function HeaderBar({ theme, user, pathname }: Omit<AppHeaderProps, "lang">) {
         <nav aria-label={t("nav.label")} className="ml-4 hidden md:block">
           <NavLinks pathname={pathname} layout="row" />
         </nav>
-        <div className="ml-auto flex items-center gap-1.5">
+        <div className="ml-auto flex items-center gap-1 sm:gap-1.5">
+          <PaletteButton lang={lang} role={user.role} />
           <LanguageSwitch />
           <ThemeSwitch initialTheme={theme} />
           <UserMenu user={user} />

@@ -1,6 +1,7 @@
-import { memo } from "react";
+import { memo, type RefObject } from "react";
 import { useT } from "../I18nProvider.tsx";
 import { stackHref } from "../ui/StackLink.tsx";
+import { SelectStack } from "./bulk/BulkBar.tsx";
 import { DeployButtons } from "./deploy.tsx";
 import type { StackListProps, StackRowProps } from "./list-props.ts";
 import { summarizeVulnerabilities } from "./model.ts";
@@ -10,35 +11,48 @@ import { UpdateMarker } from "./UpdateMarker.tsx";
 import { StackVulnerabilities } from "./Vulnerabilities.tsx";
 
 /** The stacks on narrow screens: one compact block per stack; the detail page has the rest. */
-export function StacksCompactList({ rows, runs, scans, scansUnavailable, onAsk }: StackListProps) {
+export function StacksCompactList({ rows, runs, selected, more, markerRef, ...rowProps }: StackListProps) {
   const t = useT();
   return (
-    <ul
-      aria-label={t("stacks.table.label")}
-      className="overflow-hidden rounded-lg border border-line bg-surface"
-    >
-      {rows.map((row) => (
-        <CompactStack
-          key={row.stack.id}
-          row={row}
-          run={runs.get(row.stack.name)}
-          scans={scans}
-          scansUnavailable={scansUnavailable}
-          onAsk={onAsk}
-        />
-      ))}
-    </ul>
+    <div>
+      <ul
+        aria-label={t("stacks.table.label")}
+        className="overflow-hidden rounded-lg border border-line bg-surface"
+      >
+        {rows.map((row) => (
+          <CompactStack
+            key={row.stack.id}
+            row={row}
+            run={runs.get(row.stack.name)}
+            selected={selected.has(row.stack.name)}
+            {...rowProps}
+          />
+        ))}
+      </ul>
+      {more && <div ref={markerRef as RefObject<HTMLDivElement | null>} className="h-px" />}
+    </div>
   );
 }
 
-const CompactStack = memo(function CompactStack({ row, run, scans, scansUnavailable, onAsk }: StackRowProps) {
+const CompactStack = memo(function CompactStack({
+  row,
+  run,
+  scans,
+  scansUnavailable,
+  onAsk,
+  selected,
+  onToggleSelect,
+}: StackRowProps) {
   const { stack } = row;
   return (
     <li className="flex flex-col gap-1.5 border-b border-line px-3 py-2.5 last:border-b-0">
       <div className="flex min-w-0 items-center justify-between gap-3">
-        <a href={stackHref(stack.name)} className="truncate font-medium hover:underline">
-          <bdi>{stack.name}</bdi>
-        </a>
+        <span className="flex min-w-0 items-center gap-2">
+          {onToggleSelect && <SelectStack stack={stack.name} selected={selected} onToggle={onToggleSelect} />}
+          <a href={stackHref(stack.name)} className="truncate font-medium hover:underline">
+            <bdi>{stack.name}</bdi>
+          </a>
+        </span>
         <span className="flex min-w-0 max-w-[70%] justify-end overflow-hidden">
           <StackState state={row.state} run={run} lastDeploy={row.lastDeploy} compact />
         </span>

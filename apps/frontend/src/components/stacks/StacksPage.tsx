@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { startTransition, useDeferredValue, useEffect, useMemo, useState } from "react";
 import {
   type InitialStacks,
   prefetchInBrowser,
@@ -11,9 +11,8 @@ import { Button } from "../ui/Button.tsx";
 import { EmptyState } from "../ui/EmptyState.tsx";
 import { RequestProblem } from "../ui/RequestProblem.tsx";
 import { describeLoadError } from "../ui/request-message.ts";
-import { TableOrList } from "../ui/TableOrList.tsx";
 import { showToast } from "../ui/Toast.tsx";
-import { useProgressiveList } from "../ui/useProgressiveList.ts";
+import { BulkStacks, useBulkSelection } from "./bulk/BulkStacks.tsx";
 import { useDeployFlow } from "./deploy.tsx";
 import { useLiveRuns, useToastOtherDeploys } from "./live-deploys.ts";
 import { countByFilter, matchesFilter, matchesSearch, type StackFilter } from "./model.ts";
@@ -22,7 +21,9 @@ import { StacksCompactList } from "./StacksCompactList.tsx";
 import { StacksSkeleton } from "./StacksSkeleton.tsx";
 import { StacksTable } from "./StacksTable.tsx";
 import { StacksToolbar } from "./StacksToolbar.tsx";
+import { useRowsInView } from "./useRowsInView.ts";
 import { useStackRows } from "./useStackRows.ts";
+import { useWideScreen } from "./useWideScreen.ts";
 
 prefetchInBrowser("history", "scans");
 
@@ -65,6 +66,16 @@ function useDeletedToast(deleted: string | null) {
   }, [deleted, tIsolated]);
 }
 
+/** Undefined until a transition after `value` first arrives, then `value` as it is. */
+function useFirstInTransition<Value>(value: Value | undefined): Value | undefined {
+  const [ready, setReady] = useState(false);
+  const arrived = value !== undefined;
+  useEffect(() => {
+    if (arrived && !ready) startTransition(() => setReady(true));
+  }, [arrived, ready]);
+  return ready ? value : undefined;
+}
+
 function StacksView({
   userName,
   initialSearch,
@@ -88,7 +99,13 @@ function StacksView({
   const searched = useMemo(() => rows?.filter((row) => matchesSearch(row, search)), [rows, search]);
   const counts = useMemo(() => searched && countByFilter(searched), [searched]);
   const filtered = useMemo(() => searched?.filter((row) => matchesFilter(row, filter)), [searched, filter]);
-  const visible = useProgressiveList(filtered);
+  // The first rows after hydration, and each scan update marking them, render in a transition that
+  // yields to the browser instead of one long task. Later searches and filters apply at once.
+  const listed = useFirstInTransition(filtered);
+  const listedScans = useDeferredValue(scans);
+  const { visible, more, markerRef } = useRowsInView(listed);
+  const wide = useWideScreen();
+  const selection = useBulkSelection(rows);
 
   const clear = () => {
     setSearch("");
@@ -107,6 +124,8 @@ function StacksView({
     ) : (
       <StacksSkeleton />
     );
+  } else if (!listed) {
+    content = <StacksSkeleton />;
   } else if (rows.length === 0) {
     content = <EmptyState title={t("stacks.empty.title")} description={t("stacks.empty.description")} />;
   } else if (!visible || visible.length === 0) {
@@ -118,14 +137,18 @@ function StacksView({
       />
     );
   } else {
-    const listProps = { rows: visible, runs, scans, scansUnavailable: scansFailed, onAsk: ask };
-    content = (
-      <TableOrList
-        from="lg"
-        table={<StacksTable {...listProps} />}
-        list={<StacksCompactList {...listProps} />}
-      />
-    );
+    const listProps = {
+      rows: visible,
+      runs,
+      scans: listedScans,
+      scansUnavailable: scansFailed,
+      onAsk: ask,
+      selected: selection.selected,
+      onToggleSelect: selection.toggle,
+      more,
+      markerRef,
+    };
+    content = wide ? <StacksTable {...listProps} /> : <StacksCompactList {...listProps} />;
   }
 
   return (
@@ -149,6 +172,10 @@ function StacksView({
           message={t("stacks.vulns.loadFailed", { reason: describeLoadError(scansQuery.error, t) })}
           onRetry={() => void scansQuery.refetch()}
         />
+      )}
+      {/* Rendered by the server too (with nothing to select yet): the rows arriving move nothing. */}
+      {rows?.length !== 0 && (
+        <BulkStacks selection={selection} shown={filtered ?? []} updatesFilter={filter === "updates"} />
       )}
       {content}
       {dialog}

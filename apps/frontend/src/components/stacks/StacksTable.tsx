@@ -1,10 +1,11 @@
-import { memo, useState } from "react";
+import { memo, type RefObject, useState } from "react";
 import { cx } from "../../lib/cx.ts";
 import { useI18n, useT } from "../I18nProvider.tsx";
 import { ChevronDownIcon } from "../icons.tsx";
 import { IconButton } from "../ui/IconButton.tsx";
 import { stackHref } from "../ui/StackLink.tsx";
 import { Table, TableBody, TableContainer, TableHead, Td, Th, Tr } from "../ui/Table.tsx";
+import { SelectStack } from "./bulk/BulkBar.tsx";
 import { DeployButtons } from "./deploy.tsx";
 import type { StackListProps, StackRowProps } from "./list-props.ts";
 import { summarizeVulnerabilities } from "./model.ts";
@@ -25,14 +26,15 @@ const LAYOUT = {
 } as const;
 
 /** The stacks as a dense table (wide screens): one 33 px row per stack, its services on demand. */
-export function StacksTable({ rows, runs, scans, scansUnavailable, onAsk }: StackListProps) {
+export function StacksTable({ rows, runs, selected, more, markerRef, ...rowProps }: StackListProps) {
   const { t, lang } = useI18n();
   const layout = LAYOUT[lang];
+  const selectable = rowProps.onToggleSelect !== undefined;
   return (
     <TableContainer className="max-h-[calc(100dvh-11.5rem)] min-h-64">
       <Table aria-label={t("stacks.table.label")} className={cx("table-fixed", layout.table)}>
         <colgroup>
-          <col className="w-40" />
+          <col className={selectable ? "w-48" : "w-40"} />
           <col className={layout.state} />
           <col />
           <col className={layout.updates} />
@@ -41,7 +43,7 @@ export function StacksTable({ rows, runs, scans, scansUnavailable, onAsk }: Stac
         </colgroup>
         <TableHead>
           <tr>
-            <Th className="pl-11">{t("stacks.table.stack")}</Th>
+            <Th className={selectable ? "pl-[4.75rem]" : "pl-11"}>{t("stacks.table.stack")}</Th>
             <Th>{t("stacks.table.state")}</Th>
             <Th>{t("stacks.table.services")}</Th>
             <Th>{t("stacks.table.updates")}</Th>
@@ -55,13 +57,13 @@ export function StacksTable({ rows, runs, scans, scansUnavailable, onAsk }: Stac
               key={row.stack.id}
               row={row}
               run={runs.get(row.stack.name)}
-              scans={scans}
-              scansUnavailable={scansUnavailable}
-              onAsk={onAsk}
+              selected={selected.has(row.stack.name)}
+              {...rowProps}
             />
           ))}
         </TableBody>
       </Table>
+      {more && <div ref={markerRef as RefObject<HTMLDivElement | null>} className="h-px" />}
     </TableContainer>
   );
 }
@@ -73,6 +75,8 @@ const StackTableRow = memo(function StackTableRow({
   scans,
   scansUnavailable,
   onAsk,
+  selected,
+  onToggleSelect,
 }: StackRowProps) {
   const t = useT();
   const [expanded, setExpanded] = useState(false);
@@ -83,6 +87,11 @@ const StackTableRow = memo(function StackTableRow({
       <Tr>
         <Td className="pl-1">
           <span className="flex min-w-0 items-center gap-1">
+            {onToggleSelect && (
+              <span className="flex size-7 shrink-0 items-center justify-center">
+                <SelectStack stack={stack.name} selected={selected} onToggle={onToggleSelect} />
+              </span>
+            )}
             {services.length > 0 ? (
               <IconButton
                 size="sm"
@@ -129,7 +138,10 @@ const StackTableRow = memo(function StackTableRow({
       {expanded &&
         services.map((service) => (
           <Tr key={service.service} className="bg-surface-muted/40">
-            <Td className="truncate pl-11 text-xs text-fg-muted" title={service.service}>
+            <Td
+              className={cx("truncate text-xs text-fg-muted", onToggleSelect ? "pl-[4.75rem]" : "pl-11")}
+              title={service.service}
+            >
               <bdi>{service.service}</bdi>
             </Td>
             {/* The state cell of a service row is empty: its image may use that room too. */}

@@ -15,7 +15,7 @@ import { DEPLOY_MUTATION_KEY, type DeployRequest } from "./live-deploys.ts";
 import { DEPLOY_ACTIONS, type DeployAction, type Stack } from "./model.ts";
 
 /** Why a deploy failed: Komodo's own words (502) or the deadline that passed (504), else as for reads. */
-function deployFailureReason(error: unknown, t: Translate): string {
+export function deployFailureReason(error: unknown, t: Translate): string {
   const status = errorStatus(error);
   // No answer does not mean no deploy: Komodo may well be running it.
   if (status === undefined) return t("stacks.deploy.noAnswer");

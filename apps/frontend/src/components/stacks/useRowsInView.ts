@@ -1,0 +1,48 @@
+import { type RefObject, useEffect, useRef, useState } from "react";
+
+/** A little more than a phone's or a laptop's screenful of rows. */
+const FIRST_ROWS = 30;
+/** Added each time the end of the rendered rows comes near. */
+const MORE_ROWS = 50;
+/** How far ahead of the end the next rows are rendered, so scrolling never meets an empty end. */
+const AHEAD = "800px";
+
+/** The element that scrolls `element`: the table's own container, or the page (null). */
+function scrollingAncestor(element: Element): Element | null {
+  for (let around = element.parentElement; around; around = around.parentElement) {
+    if (/(auto|scroll)/.test(getComputedStyle(around).overflowY)) return around;
+  }
+  return null;
+}
+
+/**
+ * Renders a long list a screenful at a time: the first rows at once, then more whenever the marker
+ * after the last rendered row comes within reach of the scrolled view (scrolling, or Tab moving
+ * through the rows). With 200 stacks this keeps the DOM and the hydration work to what is in view.
+ * The marker goes after the rendered rows; `more` says whether rows are still held back.
+ */
+export function useRowsInView<Item>(items: readonly Item[] | undefined): {
+  visible: readonly Item[] | undefined;
+  more: boolean;
+  markerRef: RefObject<HTMLElement | null>;
+} {
+  const [count, setCount] = useState(FIRST_ROWS);
+  const markerRef = useRef<HTMLElement | null>(null);
+  const more = items !== undefined && items.length > count;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: observing again after each step: a marker still in reach reports at once, one that stayed in reach would not report again
+  useEffect(() => {
+    const marker = markerRef.current;
+    if (!more || !marker) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setCount((current) => current + MORE_ROWS);
+      },
+      { root: scrollingAncestor(marker), rootMargin: AHEAD },
+    );
+    observer.observe(marker);
+    return () => observer.disconnect();
+  }, [more, count]);
+
+  return { visible: more ? items.slice(0, count) : items, more, markerRef };
+}
