@@ -142,7 +142,7 @@ export async function createBackend({
     scans: scanProcedures(os, { scans }),
     me: meProcedures(os, { people }),
     users: userProcedures(os, { people }),
-    invitations: invitationProcedures(os, { people, auth }),
+    invitations: invitationProcedures(os, { people, auth, passwordSignIn: config.passwordSignIn }),
     audit: auditProcedures(os, { audit }),
     signIn: { options: os.signIn.options.handler(() => signInOptionsOf(config, singleSignOn)) },
   });

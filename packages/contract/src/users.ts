@@ -196,7 +196,10 @@ export const invitationProcedures = {
     description:
       "Answers as a sign-in does: the session cookie is set. A link that expired, was already used or was " +
       "revoked is a 400 naming `token` and the reason.",
-    errors: { 404: "No invitation has this token" },
+    errors: {
+      403: "Password sign-in is turned off (PASSWORD_SIGN_IN=false): accept the invitation with single sign-on",
+      404: "No invitation has this token",
+    },
   })
     .input(z.strictObject({ token: invitationToken, name: personName, password: newPassword }))
     .output(me),

@@ -47,11 +47,17 @@ export function userProcedures(os: Implementer, { people }: { people: PeopleServ
  */
 export function invitationProcedures(
   os: Implementer,
-  { people, auth }: { people: PeopleService; auth: Auth },
+  { people, auth, passwordSignIn }: { people: PeopleService; auth: Auth; passwordSignIn: boolean },
 ) {
   return {
     inspect: os.invitations.inspect.handler(({ input }) => people.inspectInvitation(input.token)),
     accept: os.invitations.accept.handler(async ({ context, input }) => {
+      // Refused before anything is written: an account nobody could sign in to is no account.
+      if (!passwordSignIn)
+        throw new ORPCError("FORBIDDEN", {
+          message:
+            "Password sign-in is turned off here (PASSWORD_SIGN_IN=false): accept this invitation with single sign-on",
+        });
       const person = await people.acceptInvitation(input);
       // The account exists from here on: should the sign-in itself be refused (too many failed
       // sign-ins from this address), that refusal is the answer and the person signs in later.

@@ -380,6 +380,30 @@ describe("password sign-in turned off", () => {
     expect(options.json).toMatchObject({ password: false, sso: { autoRedirect: true, available: true } });
   });
 
+  it("refuses accepting an invitation with a password, before anything is written", async () => {
+    const token = "invitation-token-for-quinn-0123456789";
+    databaseOf(passwordless)
+      .insert(invitation)
+      .values({
+        id: "inv-quinn",
+        email: "quinn@example.test",
+        role: "viewer",
+        tokenHash: createHash("sha256").update(token).digest("hex"),
+        invitedByName: ADMIN.name,
+        expiresAt: new Date(Date.now() + 86_400_000),
+      })
+      .run();
+    const refused = await passwordless.request("/api/v0/invitations/accept", {
+      method: "POST",
+      json: { token, name: "Quinn", password: "a-long-enough-password" },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.json.message).toMatch(/PASSWORD_SIGN_IN=false.*single sign-on/);
+    const db = databaseOf(passwordless);
+    expect(db.select().from(user).where(eq(user.email, "quinn@example.test")).get()).toBeUndefined();
+    expect(db.select().from(invitation).where(eq(invitation.id, "inv-quinn")).get()?.acceptedAt).toBeNull();
+  });
+
   it("never demotes the last active admin: they keep the admin role, with a warning in the log", async () => {
     provider.setAccount("sub-root", { email: ADMIN.email, email_verified: true, groups: ["everyone"] });
     const result = await signInAtProvider({
