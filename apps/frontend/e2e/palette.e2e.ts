@@ -35,6 +35,14 @@ function activeOption(page: Page) {
   });
 }
 
+/** Ctrl+K, then wait until the palette's field has the focus, as a person waits to see it. */
+async function openPalette(page: Page) {
+  await page.keyboard.press("Control+k");
+  await expect
+    .poll(() => combobox(page).evaluate((element) => element === document.activeElement), SLOW)
+    .toBe(true);
+}
+
 describe("the command palette", () => {
   test("by keyboard only: ranked matches, Escape returns focus, Enter goes, recent first (1280 px, light, English)", async () => {
     const page = await world().openSignedIn("/stacks");
@@ -68,12 +76,12 @@ describe("the command palette", () => {
     await expect(search.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
 
     // Images are there too, by part of their reference.
-    await page.keyboard.press("Control+k");
+    await openPalette(page);
     await page.keyboard.type("vaultwarden/ser");
     await expect.poll(async () => (await activeOption(page)).text, SLOW).toBe("vaultwarden/server:1.32.1");
     await page.keyboard.press("Escape");
 
-    await page.keyboard.press("Control+k");
+    await openPalette(page);
     await page.keyboard.type("gitea-3");
     await expect.poll(async () => (await activeOption(page)).text, SLOW).toBe("gitea-3");
     await page.keyboard.press("Enter");
