@@ -46,6 +46,11 @@ export function PeopleSection({ userId }: { userId: string }) {
     mutationFn: (change: { person: Person; role?: Role; disabled?: boolean }) =>
       api.users.update({ id: change.person.id, role: change.role, disabled: change.disabled }),
     onSuccess: (updated, { person, role }) => {
+      // The list shows the change at once: its refetch follows, and the role select never shows the old role meanwhile.
+      queryClient.setQueryData(
+        orpc.users.list.queryKey(),
+        (list) => list && { users: list.users.map((each) => (each.id === updated.id ? updated : each)) },
+      );
       let title: string;
       if (role) title = t("people.roleChanged", { name: person.name, role: roleName(updated.role, t) });
       else if (updated.disabled) title = t("people.disabledDone", { name: person.name });
