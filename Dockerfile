@@ -48,7 +48,9 @@ ENV PORT=80 BACKEND_URL=http://backend:3000 FRONTEND_URL=http://frontend:4321
 USER node
 EXPOSE 80
 # Healthy only when the backend answers through the gateway (/health itself is liveness only).
-HEALTHCHECK --interval=10s --timeout=5s --start-period=10s \
+# The start periods are generous: a pass counts at once, and a slow host (a CI runner, a Raspberry
+# Pi) must not be marked unhealthy while Node is still starting.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s \
   CMD ["node", "-e", "fetch('http://127.0.0.1/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "--max-semi-space-size=1", "--max-opt=1", "main.mjs"]
 
@@ -61,7 +63,7 @@ ENV BACKEND_HOST=0.0.0.0 BACKEND_PORT=3000 DATA_DIR=/data TRIVY_SERVER_URL=http:
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
-HEALTHCHECK --interval=10s --timeout=5s --start-period=20s \
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3000/api/auth/ok').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=25", "main.mjs"]
 
@@ -70,6 +72,6 @@ COPY --from=build /out/frontend ./dist
 ENV HOST=0.0.0.0 PORT=4321 BACKEND_URL=http://backend:3000
 USER node
 EXPOSE 4321
-HEALTHCHECK --interval=10s --timeout=5s --start-period=10s \
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:4321/sign-in').then(()=>process.exit(0),()=>process.exit(1))"]
 CMD ["node", "--max-semi-space-size=1", "--max-opt=1", "dist/server/entry.mjs"]

@@ -174,16 +174,42 @@ function startPodmanService() {
   });
 }
 
-/** podman runs health checks from systemd timers, and there is none here: run them ourselves. */
+/**
+ * podman runs health checks from systemd timers, and there is none here: run them ourselves, one
+ * at a time per container (on a loaded runner, overlapping checks pile up and time each other out).
+ */
 function runHealthChecks() {
+  const running = new Set<string>();
   healthLoop = setInterval(() => {
     for (const service of ["trivy", "backend", "frontend", "gateway"]) {
-      spawn("podman", ["healthcheck", "run", `${project}_${service}_1`], { stdio: "ignore" }).on(
-        "error",
-        () => {},
-      );
+      if (running.has(service)) continue;
+      running.add(service);
+      const check = spawn("podman", ["healthcheck", "run", `${project}_${service}_1`], {
+        stdio: "ignore",
+      });
+      check.on("error", () => running.delete(service));
+      check.on("exit", () => running.delete(service));
     }
   }, 2_000);
+}
+
+/** What each container's last health checks printed: the first thing to read when compose fails. */
+function healthReport() {
+  return ["trivy", "backend", "frontend", "gateway"]
+    .map((service) => {
+      try {
+        const health = run("podman", [
+          "inspect",
+          "--format",
+          "{{json .State.Health}}",
+          `${project}_${service}_1`,
+        ]);
+        return `${service}: ${health.trim()}`;
+      } catch {
+        return `${service}: not created`;
+      }
+    })
+    .join("\n");
 }
 
 async function composeUp() {
@@ -435,6 +461,7 @@ try {
   try {
     console.log(await compose("logs", "--no-color", "--tail", "40"));
   } catch {}
+  console.log(healthReport());
 } finally {
   if (healthLoop) clearInterval(healthLoop);
   await compose("down", "-v", "--remove-orphans").catch(() => {});
