@@ -1,4 +1,20 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+
+/**
+ * The backend's test files that store anything: those starting a backend through the harness or
+ * opening a test database. The "postgres" project runs them again on PostgreSQL.
+ */
+function backendTestsThatStore() {
+  const root = "apps/backend/src";
+  const usesDatabase =
+    /startTestBackend|startConnectedBackend|startScanBench|openTestDatabase|openDatabaseOfDataDir/;
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".test.ts"))
+    .map((file) => join(root, file))
+    .filter((file) => usesDatabase.test(readFileSync(file, "utf8")));
+}
 
 export default defineConfig({
   test: {
@@ -17,6 +33,18 @@ export default defineConfig({
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        // The backend's tests again, each backend on its own database on a throw-away PostgreSQL
+        // server (testing/postgres.ts): both engines pass the same tests.
+        test: {
+          name: "postgres",
+          include: backendTestsThatStore(),
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          globalSetup: ["apps/backend/src/testing/postgres-global-setup.ts"],
         },
       },
       {

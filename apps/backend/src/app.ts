@@ -51,7 +51,7 @@ export async function createBackend({
   logger: Logger;
   clock?: Clock;
 }) {
-  const database = openDatabase(config.databasePath);
+  const database = await openDatabase(config.database);
   const { db } = database;
   const authSecret = resolveAuthSecret(config);
   const secretBox = createSecretBox(authSecret);
@@ -61,12 +61,21 @@ export async function createBackend({
     ? createSingleSignOn({ config: config.singleSignOn, appUrl: config.appUrl, db, audit, logger, clock })
     : null;
   singleSignOn?.provider.start();
-  const auth = createAuth({ db, config, secret: authSecret, logger, clock, firstPassword, singleSignOn });
+  const auth = createAuth({
+    db,
+    authAdapter: database.authAdapter,
+    config,
+    secret: authSecret,
+    logger,
+    clock,
+    firstPassword,
+    singleSignOn,
+  });
   const seeded = await seedAdmin(auth, config, firstPassword);
 
   const people = createPeopleService({ db, auth, audit, clock, appUrl: config.appUrl });
   const apiKeys = createApiKeyService({ db, clock, audit });
-  const connection = createConnectionService({
+  const connection = await createConnectionService({
     db,
     secretBox,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
@@ -86,7 +95,7 @@ export async function createBackend({
   const komodoRuns = publishKomodoRuns({ connection, events, logger, staleAfterMs: config.deployTimeoutMs });
   const lanes = createStackLanes();
   const stacks = createStackService({ connection, lanes, audit });
-  const scans = createScanService({
+  const scans = await createScanService({
     db,
     clock,
     logger,
@@ -126,7 +135,7 @@ export async function createBackend({
     if (event.type === "finished" && event.run.success && event.run.source !== "komodo")
       void scans.queueStackImages(event.run.stack);
   });
-  deploy.recoverInterrupted();
+  await deploy.recoverInterrupted();
   // Start-up's writes are done: from here on a locked database is answered 503 within moments.
   database.serving();
 
@@ -167,6 +176,8 @@ export async function createBackend({
     app,
     auth,
     seeded,
+    /** The database the services use, for tests that read or break what is stored. */
+    db,
     services: { connection, notify, history, events, stacks, deploy, scans, people, audit },
     /**
      * Stops in order: running deploys get `graceMs` to finish and are all recorded and
@@ -182,7 +193,7 @@ export async function createBackend({
       connection.close();
       apiKeys.close();
       history.close();
-      database.close();
+      await database.close();
     },
   };
 }

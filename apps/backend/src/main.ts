@@ -8,11 +8,17 @@ import { explainListenFailure, explainStartupFailure, prepareDataDirectory } fro
 // auth secret) is for this user only: files 0600, created directories 0700.
 process.umask(0o077);
 
-/** Start-up failures are one line naming the variable, port or path and what to do; no stack trace. */
+/** sysexits' EX_CONFIG: `npm start`'s supervisor does not restart a process that exits with it. */
+const CONFIG_ERROR_EXIT_CODE = 78;
+
+/**
+ * Start-up failures are one line naming the variable, port or path and what to do; no stack trace.
+ * A configuration error (a variable that cannot work as set) exits 78, anything else 1.
+ */
 function exitWith(line: string, error?: unknown): never {
   console.error(line);
   if (error && process.env.LOG_LEVEL?.match(/^(debug|trace)$/)) console.error(error);
-  process.exit(1);
+  process.exit(error instanceof ConfigError ? CONFIG_ERROR_EXIT_CODE : 1);
 }
 
 let config: Config;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Role } from "@stackgate/contract";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Actor, AuditService } from "../audit/service.ts";
 import type { Database } from "../db/database.ts";
 import { apiKey, user } from "../db/schema.ts";
@@ -56,55 +56,61 @@ export function createApiKeyService({
     expiresAt: apiKey.expiresAt,
   };
 
-  // Every pipeline request looks its key up, with its owner's role now, in one query: prepared once,
-  // not built and prepared per request. The inner join also drops a key whose owner is gone: a user
+  // Every pipeline request looks its key up, with its owner's role now, in one query. The inner join also drops a key whose owner is gone: a user
   // deleted with foreign keys off (by hand, a restore) leaves keys behind.
-  const findByHash = db
-    .select({
-      keyId: apiKey.id,
-      keyName: apiKey.name,
-      userId: apiKey.userId,
-      scope: apiKey.scope,
-      expiresAt: apiKey.expiresAt,
-      ownerRole: user.role,
-      ownerDisabled: user.disabled,
-    })
-    .from(apiKey)
-    .innerJoin(user, eq(user.id, apiKey.userId))
-    .where(eq(apiKey.keyHash, sql.placeholder("keyHash")))
-    .prepare();
-
-  const setLastUsed = db
-    .update(apiKey)
-    .set({ lastUsedAt: sql`${sql.placeholder("lastUsedAt")}` })
-    .where(eq(apiKey.id, sql.placeholder("keyId")))
-    .prepare();
+  const findByHash = async (keyHash: string) => {
+    const [found] = await db
+      .select({
+        keyId: apiKey.id,
+        keyName: apiKey.name,
+        userId: apiKey.userId,
+        scope: apiKey.scope,
+        expiresAt: apiKey.expiresAt,
+        ownerRole: user.role,
+        ownerDisabled: user.disabled,
+      })
+      .from(apiKey)
+      .innerJoin(user, eq(user.id, apiKey.userId))
+      .where(eq(apiKey.keyHash, keyHash));
+    return found;
+  };
 
   // A failed write is retried on the next round; a deleted key's update simply matches nothing.
   const lastUses = createWriteBehind<Date>({
     everyMs: LAST_USED_FLUSH_MS,
     write: (entries) =>
-      db.transaction(() => {
-        for (const [keyId, usedAt] of entries) setLastUsed.run({ keyId, lastUsedAt: usedAt.getTime() });
+      db.transaction(async (tx) => {
+        for (const [keyId, lastUsedAt] of entries)
+          await tx.update(apiKey).set({ lastUsedAt }).where(eq(apiKey.id, keyId));
       }),
   });
 
   return {
-    list(userId: string) {
-      return db
+    async list(userId: string) {
+      const keys = await db
         .select(summaryColumns)
         .from(apiKey)
         .where(eq(apiKey.userId, userId))
-        .orderBy(desc(apiKey.createdAt))
-        .all()
-        .map((key) => ({ ...key, lastUsedAt: lastUses.get(key.id) ?? key.lastUsedAt }));
+        .orderBy(desc(apiKey.createdAt));
+      return keys.map((key) => ({ ...key, lastUsedAt: lastUses.get(key.id) ?? key.lastUsedAt }));
     },
 
-    /** Creates a key for `by` (a person); the audit records its name, id and scope, never the key. */
-    create(by: Actor & { id: string }, { name, scope, expiresAt }: NewKey) {
+    /**
+     * Creates a key for `by` (a person) unless they hold `atMost` keys already (then null); the
+     * audit records its name, id and scope, never the key.
+     */
+    async create(
+      by: Actor & { id: string },
+      { name, scope, expiresAt }: NewKey,
+      { atMost }: { atMost: number },
+    ) {
       const key = KEY_PREFIX + randomBytes(32).toString("base64url");
-      const created = db.transaction((tx) => {
-        const row = tx
+      const created = await db.transaction(async (tx) => {
+        // Touching the owner's row first makes a second creation by the same person wait for this
+        // one to commit before it counts (PostgreSQL locks the row; SQLite writes one at a time).
+        await tx.update(user).set({ id: by.id }).where(eq(user.id, by.id));
+        if ((await tx.$count(apiKey, eq(apiKey.userId, by.id))) >= atMost) return null;
+        const [row] = await tx
           .insert(apiKey)
           .values({
             id: randomUUID(),
@@ -116,9 +122,9 @@ export function createApiKeyService({
             scope: scope ?? null,
             expiresAt: expiresAt ?? null,
           })
-          .returning(summaryColumns)
-          .get();
-        audit.recordChange(
+          .returning(summaryColumns);
+        if (!row) throw new Error("the new API key was not stored");
+        await audit.recordChange(
           {
             by,
             action: "apikey.created",
@@ -129,27 +135,29 @@ export function createApiKeyService({
         );
         return row;
       });
-      return { ...created, key };
+      return created && { ...created, key };
     },
 
     /** Deletes one of `by`'s keys; false when the id is not theirs. */
     remove(by: Actor & { id: string }, id: string) {
-      return db.transaction((tx) => {
-        const deleted = tx
+      return db.transaction(async (tx) => {
+        const [deleted] = await tx
           .delete(apiKey)
           .where(and(eq(apiKey.id, id), eq(apiKey.userId, by.id)))
-          .returning({ id: apiKey.id, name: apiKey.name })
-          .get();
+          .returning({ id: apiKey.id, name: apiKey.name });
         if (deleted)
-          audit.recordChange({ by, action: "apikey.deleted", target: deleted.name, detail: { id } }, tx);
+          await audit.recordChange(
+            { by, action: "apikey.deleted", target: deleted.name, detail: { id } },
+            tx,
+          );
         return deleted !== undefined;
       });
     },
 
     /** The key's owner and scope, whether it expired, or null for an unknown or revoked key. */
-    verify(key: string): KeyCheck | null {
+    async verify(key: string): Promise<KeyCheck | null> {
       if (!key.startsWith(KEY_PREFIX)) return null;
-      const found = findByHash.get({ keyHash: hashKey(key) });
+      const found = await findByHash(hashKey(key));
       if (!found) return null;
       const { expiresAt, ...owner } = found;
       if (expiresAt && expiresAt.getTime() <= clock.now()) return { kind: "expired", expiresAt };
@@ -159,7 +167,7 @@ export function createApiKeyService({
 
     /** Writes the key uses not written yet. */
     close() {
-      lastUses.close();
+      return lastUses.close();
     },
   };
 }

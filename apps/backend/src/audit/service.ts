@@ -2,12 +2,9 @@ import { randomUUID } from "node:crypto";
 import { HISTORY_PAGE_LIMIT, type HistoryPosition } from "@stackgate/contract";
 import { desc, sql } from "drizzle-orm";
 import type { Caller } from "../auth/caller.ts";
-import type { Database } from "../db/database.ts";
+import type { Database, Transaction } from "../db/database.ts";
 import { auditLog } from "../db/schema.ts";
 import type { Clock } from "../platform/clock.ts";
-
-/** The database, or a transaction on it: a change and its audit entry are written in the same one. */
-export type DatabaseOrTransaction = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** Who made a change: their id (null for the system) and name as the history names callers. */
 export interface Actor {
@@ -33,10 +30,9 @@ export function createAuditService({ db, clock }: { db: Database; clock: Clock }
      * Records one change. Pass the transaction the change itself is written in, so that both are
      * written or neither; a change outside our database (Komodo's) is recorded once it succeeded.
      */
-    recordChange({ by, action, target, detail = null }: Change, into: DatabaseOrTransaction = db) {
-      into
-        .insert(auditLog)
-        .values({
+    async recordChange({ by, action, target, detail = null }: Change, tx?: Transaction) {
+      const write = (into: Transaction) =>
+        into.insert(auditLog).values({
           id: randomUUID(),
           at: new Date(clock.now()),
           actorId: by.id,
@@ -44,19 +40,18 @@ export function createAuditService({ db, clock }: { db: Database; clock: Clock }
           action,
           target,
           detail,
-        })
-        .run();
+        });
+      await (tx ? write(tx) : db.transaction(write));
     },
 
     /** One page of the log, newest first, older than `after`; `next` is where the following page starts. */
-    list({ limit = HISTORY_PAGE_LIMIT, after }: { limit?: number; after?: HistoryPosition }) {
-      const rows = db
+    async list({ limit = HISTORY_PAGE_LIMIT, after }: { limit?: number; after?: HistoryPosition }) {
+      const rows = await db
         .select()
         .from(auditLog)
         .where(after && sql`(${auditLog.at}, ${auditLog.id}) < (${after.createdAt.getTime()}, ${after.id})`)
         .orderBy(desc(auditLog.at), desc(auditLog.id))
-        .limit(limit + 1)
-        .all();
+        .limit(limit + 1);
       const entries = rows.slice(0, limit).map(({ actorId: _actorId, ...entry }) => entry);
       const last = entries.at(-1);
       return {

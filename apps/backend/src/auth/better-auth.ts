@@ -1,9 +1,8 @@
 import { betterAuth } from "better-auth";
-import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
-import { account, session, user, verification } from "../db/schema.ts";
+import type { Database, OpenedDatabase } from "../db/database.ts";
+import { user } from "../db/schema.ts";
 import type { Clock } from "../platform/clock.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/logger.ts";
@@ -16,6 +15,7 @@ const SIGN_IN_PATH = "/sign-in/email";
 
 export function createAuth({
   db,
+  authAdapter,
   config,
   secret,
   logger,
@@ -24,6 +24,7 @@ export function createAuth({
   singleSignOn = null,
 }: {
   db: Database;
+  authAdapter: OpenedDatabase["authAdapter"];
   config: Config;
   secret: string;
   logger: Logger;
@@ -46,7 +47,7 @@ export function createAuth({
     baseURL: config.appUrl,
     basePath: "/api/auth",
     secret,
-    database: drizzleAdapter(db, { provider: "sqlite", schema: { user, session, account, verification } }),
+    database: authAdapter,
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
     // A person's name and password change through /api/v0/me, which records the change in the audit
     // log (and ends the other sessions on a new password); Better Auth's own routes would not.
@@ -67,11 +68,10 @@ export function createAuth({
       session: {
         create: {
           before: async (newSession) => {
-            const owner = db
+            const [owner] = await db
               .select({ disabled: user.disabled })
               .from(user)
-              .where(eq(user.id, newSession.userId))
-              .get();
+              .where(eq(user.id, newSession.userId));
             if (owner?.disabled) {
               throw new APIError("FORBIDDEN", {
                 code: "ACCOUNT_DISABLED",
@@ -82,10 +82,12 @@ export function createAuth({
           after: async (created) => {
             // A note, not a condition of signing in: a database that will not take it now costs the note only.
             try {
-              db.update(user)
-                .set({ lastSignInAt: new Date(clock.now()) })
-                .where(eq(user.id, created.userId))
-                .run();
+              await db.transaction((tx) =>
+                tx
+                  .update(user)
+                  .set({ lastSignInAt: new Date(clock.now()) })
+                  .where(eq(user.id, created.userId)),
+              );
             } catch (error) {
               logger.warn({ err: error }, "last sign-in time not written");
             }

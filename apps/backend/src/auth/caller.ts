@@ -27,7 +27,7 @@ export function createAuthenticator({ auth, apiKeys }: { auth: Auth; apiKeys: Ap
   return async function authenticate(headers: Headers): Promise<Authentication> {
     const key = headers.get("x-api-key");
     if (key !== null) {
-      const check = apiKeys.verify(key.trim());
+      const check = await apiKeys.verify(key.trim());
       if (!check) return { kind: "invalid-key" };
       if (check.kind === "expired") return { kind: "expired-key", expiresAt: check.expiresAt };
       const { owner } = check;

@@ -38,15 +38,15 @@ try {
 } catch (error) {
   exitWith(error instanceof ConfigError ? error.message : String(error));
 }
-if (!existsSync(config.databasePath)) {
+if ("sqlitePath" in config.database && !existsSync(config.databasePath)) {
   exitWith(
     `DATA_DIR: there is no database at ${config.databasePath}: run this with the DATA_DIR the backend uses`,
   );
 }
 
-let database: ReturnType<typeof openDatabase>;
+let database: Awaited<ReturnType<typeof openDatabase>>;
 try {
-  database = openDatabase(config.databasePath);
+  database = await openDatabase(config.database);
 } catch (error) {
   exitWith(explainStartupFailure(error, config.databasePath));
 }
@@ -57,6 +57,7 @@ const firstPassword = createFirstPasswordStore({
 });
 const auth = createAuth({
   db: database.db,
+  authAdapter: database.authAdapter,
   config,
   secret,
   logger: createLogger("silent"),
@@ -67,7 +68,7 @@ const context = await auth.$context;
 
 const found = await context.internalAdapter.findUserByEmail(email, { includeAccounts: true });
 if (!found) {
-  database.close();
+  await database.close();
   exitWith(`No user has the email ${email}: check the address (the first admin is SEED_ADMIN_EMAIL)`);
 }
 const password = generatePassword();
@@ -86,7 +87,7 @@ await context.internalAdapter.deleteUserSessions(found.user.id);
 // A first password still being announced for this user is replaced by this one.
 const kept = firstPassword.read();
 if (kept && kept.email.toLowerCase() === found.user.email.toLowerCase()) firstPassword.forget();
-database.close();
+await database.close();
 
 console.log(
   [

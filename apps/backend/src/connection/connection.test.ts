@@ -1,6 +1,6 @@
 import { type KomodoSimulator, startKomodoSimulator } from "@stackgate/simulators";
-import Sqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upstreamConnection } from "../db/schema.ts";
 import { startTestBackend, type TestBackend } from "../testing/harness.ts";
 
 let komodo: KomodoSimulator;
@@ -93,14 +93,9 @@ describe("Komodo connection", () => {
   });
 
   it("never shows a user name or password an older version stored in the URL", async () => {
-    const sqlite = new Sqlite(app.config.databasePath);
-    try {
-      sqlite
-        .prepare("UPDATE upstream_connection SET url = ?")
-        .run("http://operator:hunter2-pass@komodo.example:9120");
-    } finally {
-      sqlite.close();
-    }
+    await app.backend.db.transaction((tx) =>
+      tx.update(upstreamConnection).set({ url: "http://operator:hunter2-pass@komodo.example:9120" }),
+    );
     const shown = await app.request("/api/v0/deploy/credentials", { headers: { cookie } });
     expect(shown.json.connection.url).toBe("http://komodo.example:9120");
     expect(shown.text).not.toContain("hunter2-pass");

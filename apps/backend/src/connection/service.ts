@@ -63,7 +63,7 @@ type OutsideUpdateListener = (item: KomodoUpdateListItem, client: KomodoClient) 
  * them lives here and is rebuilt whenever the connection is saved or removed. The saved
  * connection's client follows Komodo's update stream for as long as it is the current one.
  */
-export function createConnectionService({
+export async function createConnectionService({
   db,
   secretBox,
   upstreamTimeoutMs,
@@ -76,7 +76,9 @@ export function createConnectionService({
   logger?: Logger;
   audit: AuditService;
 }) {
-  const load = () => db.select().from(upstreamConnection).get();
+  type Row = typeof upstreamConnection.$inferSelect;
+  /** The saved connection, as last read or written: its client is the one in use. */
+  let current: Row | undefined;
   let client: KomodoClient | null = null;
   const outsideListeners = new Set<OutsideUpdateListener>();
   const clientFor = (connection: { url: string; key: string; secret: string }) =>
@@ -106,8 +108,9 @@ export function createConnectionService({
     client = next;
   };
 
-  const reload = () => {
-    const row = load();
+  const reload = async () => {
+    const [row] = await db.select().from(upstreamConnection);
+    current = row;
     use(
       row
         ? followingClientFor({
@@ -118,17 +121,17 @@ export function createConnectionService({
         : null,
     );
   };
-  reload();
+  await reload();
 
-  const describe = (row: NonNullable<ReturnType<typeof load>>) => ({
+  const describe = (row: Row) => ({
     id: row.id,
     name: row.name,
     url: withoutCredentials(row.url),
   });
 
   return {
-    get() {
-      const row = load();
+    async get() {
+      const [row] = await db.select().from(upstreamConnection);
       return row ? describe(row) : null;
     },
 
@@ -170,31 +173,32 @@ export function createConnectionService({
         sealedSecret: secretBox.seal(secret),
         createdAt: new Date(),
       };
-      db.transaction((tx) => {
-        tx.delete(upstreamConnection).run();
-        tx.insert(upstreamConnection).values(row).run();
-        audit.recordChange(
+      await db.transaction(async (tx) => {
+        await tx.delete(upstreamConnection);
+        await tx.insert(upstreamConnection).values(row);
+        await audit.recordChange(
           { by, action: "connection.saved", target: name, detail: { url: withoutCredentials(baseUrl) } },
           tx,
         );
       });
       candidate.close();
+      current = row;
       use(followingClientFor({ url: baseUrl, key, secret }));
       return { connection: describe(row), reachable: error === null, version, error };
     },
 
     /** Removes the connection with this name; false when the current one has another name. */
-    remove(name: string, by: Actor) {
-      const row = load();
+    async remove(name: string, by: Actor) {
+      const row = current;
       if (!row || row.name !== name) return false;
-      db.transaction((tx) => {
-        tx.delete(upstreamConnection).run();
-        audit.recordChange(
+      await db.transaction(async (tx) => {
+        await tx.delete(upstreamConnection);
+        await audit.recordChange(
           { by, action: "connection.removed", target: name, detail: { url: withoutCredentials(row.url) } },
           tx,
         );
       });
-      reload();
+      await reload();
       return true;
     },
 
@@ -215,4 +219,4 @@ export function createConnectionService({
   };
 }
 
-export type ConnectionService = ReturnType<typeof createConnectionService>;
+export type ConnectionService = Awaited<ReturnType<typeof createConnectionService>>;

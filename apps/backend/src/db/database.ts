@@ -1,11 +1,66 @@
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import Sqlite from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
+import { migrate as migrateSqlite } from "drizzle-orm/better-sqlite3/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
+import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import pg from "pg";
+import { databaseUnreachable } from "./outage.ts";
 import * as schema from "./schema.ts";
 
-const migrationsFolder = join(import.meta.dirname, "migrations");
+/**
+ * Everything a feature stores goes through this one interface, whichever engine holds the data.
+ * Queries are drizzle's builders over the tables in schema.ts, always awaited (never `.get()`,
+ * `.all()` or `.run()`, which only SQLite has). On PostgreSQL, drizzle's PostgreSQL dialect builds
+ * the SQL from those same table objects (it reads their columns, not their dialect);
+ * schema.postgres.ts declares the same tables in PostgreSQL's types for its migrations, and
+ * schema.test.ts holds the two to the same columns.
+ */
+type Queries = BaseSQLiteDatabase<"async", unknown, typeof schema>;
+
+/** Reads and writes that land together or not at all. */
+export type Transaction = Pick<
+  Queries,
+  "select" | "selectDistinct" | "insert" | "update" | "delete" | "$count"
+>;
+
+/**
+ * Reads run directly; every write runs in `transaction`: on SQLite, one connection serves the
+ * whole process, so writes take turns there (a transaction held open across an `await` would
+ * otherwise take in another request's writes, and lose them if it rolled back).
+ */
+export interface Database extends Pick<Queries, "select" | "selectDistinct" | "$count"> {
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+}
+
+export interface OpenedDatabase {
+  db: Database;
+  /** What Better Auth stores its people, sessions and accounts through. */
+  authAdapter: ReturnType<typeof drizzleAdapter>;
+  /** Called once start-up's writes are done (SQLite then waits for another process's lock only briefly). */
+  serving(): void;
+  close(): Promise<void>;
+}
+
+/** Where the data lives: `DATABASE_URL` (PostgreSQL) when set, else an SQLite file under DATA_DIR. */
+export type DatabaseLocation = { postgresUrl: string } | { sqlitePath: string };
+
+const authSchema = {
+  user: schema.user,
+  session: schema.session,
+  account: schema.account,
+  verification: schema.verification,
+};
+
+/** Opens the database and applies the committed migrations of its engine. */
+export async function openDatabase(location: DatabaseLocation): Promise<OpenedDatabase> {
+  return "postgresUrl" in location ? openPostgres(location.postgresUrl) : openSqlite(location.sqlitePath);
+}
+
+// --- SQLite -----------------------------------------------------------------------------------------
 
 /** At start, waiting for another process's lock costs nobody anything: be patient. */
 const STARTUP_BUSY_TIMEOUT_MS = 5000;
@@ -15,23 +70,99 @@ const STARTUP_BUSY_TIMEOUT_MS = 5000;
  */
 const SERVING_BUSY_TIMEOUT_MS = 200;
 
-/**
- * Opens the SQLite file (WAL, patient busy timeout) and applies the committed migrations. Call
- * `serving()` once start-up's writes are done: from then on a lock is waited for only briefly.
- */
-export function openDatabase(path: string) {
+function openSqlite(path: string): OpenedDatabase {
   mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Sqlite(path, { timeout: STARTUP_BUSY_TIMEOUT_MS });
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
-  const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder });
+  const orm = drizzleSqlite(sqlite, { schema });
+  migrateSqlite(orm, { migrationsFolder: join(import.meta.dirname, "migrations") });
+  const queries = orm as unknown as Queries;
+
+  let turn: Promise<unknown> = Promise.resolve();
+  async function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    const previous = turn;
+    let done!: () => void;
+    turn = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    await previous;
+    try {
+      sqlite.exec("BEGIN IMMEDIATE");
+      try {
+        const result = await work(queries);
+        sqlite.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+        throw error;
+      }
+    } finally {
+      done();
+    }
+  }
+
   return {
-    db,
+    db: {
+      select: queries.select.bind(queries),
+      selectDistinct: queries.selectDistinct.bind(queries),
+      $count: queries.$count.bind(queries),
+      transaction,
+    },
+    authAdapter: drizzleAdapter(orm, { provider: "sqlite", schema: authSchema }),
     serving: () => void sqlite.pragma(`busy_timeout = ${SERVING_BUSY_TIMEOUT_MS}`),
-    close: () => sqlite.close(),
+    close: async () => void sqlite.close(),
   };
 }
 
-export type Database = ReturnType<typeof openDatabase>["db"];
+// --- PostgreSQL -------------------------------------------------------------------------------------
+
+/** Any constant: every Stackgate backend starting on this database waits on it to migrate. */
+const MIGRATION_LOCK = 7_326_001;
+const POOL_SIZE = 10;
+
+// Timestamps are stored as milliseconds in bigint columns; node-postgres reads bigint as a string,
+// and the schema's columns turn numbers, not strings, into dates. Milliseconds stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+
+async function openPostgres(url: string): Promise<OpenedDatabase> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    // A query that waits this long for a lock or a busy server is answered 503, like a locked SQLite file.
+    query_timeout: 10_000,
+    application_name: "stackgate",
+  });
+  // An idle connection the server closed (a restart, a failover) is replaced on the next query;
+  // without a listener, its error would end the process.
+  pool.on("error", () => {});
+  const client = await pool.connect().catch((error: unknown) => {
+    throw databaseUnreachable(error, url);
+  });
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migratePostgres(drizzlePostgres(client), {
+      migrationsFolder: join(import.meta.dirname, "postgres-migrations"),
+    });
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+    client.release();
+  }
+
+  const orm = drizzlePostgres(pool);
+  const queries = orm as unknown as Queries;
+  return {
+    db: {
+      select: queries.select.bind(queries),
+      selectDistinct: queries.selectDistinct.bind(queries),
+      $count: queries.$count.bind(queries),
+      transaction: (work) => orm.transaction((tx) => work(tx as unknown as Transaction)),
+    },
+    authAdapter: drizzleAdapter(orm, { provider: "pg", schema: authSchema }),
+    serving: () => {},
+    close: () => pool.end(),
+  };
+}

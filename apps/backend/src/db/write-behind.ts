@@ -10,43 +10,53 @@ export function createWriteBehind<Value>({
 }: {
   everyMs: number;
   /** Writes all the entries, or throws and writes none (one transaction). */
-  write: (entries: [string, Value][]) => void;
+  write: (entries: [string, Value][]) => Promise<void>;
   onError?: (error: unknown, pending: number) => void;
 }) {
   const pending = new Map<string, Value>();
   let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<boolean> | undefined;
 
   const stopTimer = () => {
     clearInterval(timer);
     timer = undefined;
   };
 
-  /** Writes what is pending; false when the write failed (and everything stays pending). */
-  function flush() {
-    if (pending.size === 0) return true;
+  async function writePending() {
     const entries = [...pending];
     try {
-      write(entries);
+      await write(entries);
     } catch (error) {
       onError(error, pending.size);
       return false;
     }
-    for (const [key] of entries) pending.delete(key);
+    // A value set again while it was being written is newer: it stays pending.
+    for (const [key, value] of entries) if (pending.get(key) === value) pending.delete(key);
     if (pending.size === 0) stopTimer();
     return true;
+  }
+
+  /** Writes what is pending; false when the write failed (and everything stays pending). */
+  function flush(): Promise<boolean> {
+    if (pending.size === 0) return Promise.resolve(true);
+    writing ??= writePending().finally(() => {
+      writing = undefined;
+    });
+    return writing;
   }
 
   return {
     set(key: string, value: Value) {
       pending.set(key, value);
-      timer ??= setInterval(flush, everyMs).unref();
+      timer ??= setInterval(() => void flush(), everyMs).unref();
     },
     get: (key: string) => pending.get(key),
     entries: () => [...pending],
     flush,
-    close() {
+    async close() {
       stopTimer();
-      flush();
+      await writing;
+      await flush();
     },
   };
 }

@@ -1,7 +1,7 @@
-import { join } from "node:path";
 import { type KomodoSimulator, type NtfyReceiver, startNtfyReceiver } from "@stackgate/simulators";
-import Sqlite from "better-sqlite3";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { deployHistory, deployIdempotency, user } from "../db/schema.ts";
 import { manualClock } from "../testing/clock.ts";
 import { openEventStream } from "../testing/event-stream.ts";
 import { startConnectedBackend, type TestBackend } from "../testing/harness.ts";
@@ -69,22 +69,9 @@ const getRun = (id: string, headers: Record<string, string> = { "x-api-key": key
 const untilFinished = (id: string) =>
   expect.poll(async () => (await getRun(id)).json.run.status, { timeout: 5000 }).toBe("finished");
 const executes = () => komodo.calls.filter((call) => call.api === "execute").map((call) => call.type);
-const runningRows = () => {
-  const database = new Sqlite(join(app.dataDir, "db.sqlite"), { readonly: true });
-  const { count } = database
-    .prepare("select count(*) as count from deploy_history where running = 1")
-    .get() as {
-    count: number;
-  };
-  database.close();
-  return count;
-};
-const historyRows = (id: string) => {
-  const database = new Sqlite(join(app.dataDir, "db.sqlite"), { readonly: true });
-  const rows = database.prepare("select * from deploy_history where id = ?").all(id);
-  database.close();
-  return rows;
-};
+const runningRows = () => app.backend.db.$count(deployHistory, eq(deployHistory.running, true));
+const historyRows = (id: string) =>
+  app.backend.db.select().from(deployHistory).where(eq(deployHistory.id, id));
 const ASYNC = { prefer: "respond-async" };
 
 describe("Prefer: respond-async", () => {
@@ -166,7 +153,9 @@ describe("Prefer: respond-async", () => {
 
     const answer = (await getRun(run.id)).json.run;
     expect(answer).toMatchObject({ status: "finished", success: false, message: finished.run.message });
-    expect(historyRows(run.id)).toMatchObject([{ running: 0, success: 0, message: finished.run.message }]);
+    expect(await historyRows(run.id)).toMatchObject([
+      { running: false, success: false, message: finished.run.message },
+    ]);
     await expect.poll(() => ntfy.published.length).toBe(1);
     expect(JSON.stringify(ntfy.published[0])).toContain("broken");
 
@@ -228,7 +217,7 @@ describe("Idempotency-Key", () => {
     komodo.releaseUpdates("held");
     await untilFinished(first.json.run.id);
     expect(executes()).toEqual(["PullStack"]);
-    expect(historyRows(first.json.run.id)).toHaveLength(1);
+    expect(await historyRows(first.json.run.id)).toHaveLength(1);
   });
 
   it("two requests at once with the same key deploy once", async () => {
@@ -302,8 +291,9 @@ describe("Idempotency-Key", () => {
     const headers = { ...ASYNC, "idempotency-key": "daily-release" };
     const mine = await deploy("web", "pull", headers);
     await app.addUser("bea@example.test", "bea-Password-42x", "Bea");
-    const database = new Sqlite(join(app.dataDir, "db.sqlite"));
-    database.prepare("update user set role = 'admin' where email = ?").run("bea@example.test");
+    await app.backend.db.transaction((tx) =>
+      tx.update(user).set({ role: "admin" }).where(eq(user.email, "bea@example.test")),
+    );
     const bea = await app.signIn("bea@example.test", "bea-Password-42x");
     const theirs = await app.request("/api/v0/deploy", {
       method: "POST",
@@ -318,8 +308,9 @@ describe("Idempotency-Key", () => {
     expect(later.status).toBe(202);
     expect(later.json.run.id).not.toBe(mine.json.run.id);
     await untilFinished(later.json.run.id);
-    const keys = database.prepare("select key, run_id as runId from deploy_idempotency").all();
-    database.close();
+    const keys = await app.backend.db
+      .select({ key: deployIdempotency.key, runId: deployIdempotency.runId })
+      .from(deployIdempotency);
     expect(keys).toEqual([{ key: "daily-release", runId: later.json.run.id }]);
   });
 });

@@ -29,9 +29,9 @@ function idempotencyKeyOf(headers: Headers): string | undefined {
 }
 
 /** The deploy's own errors as HTTP answers: a reused idempotency key, an unknown run. */
-function answeringRunErrors<T>(work: () => T): T {
+async function answeringRunErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return work();
+    return await work();
   } catch (error) {
     if (error instanceof IdempotencyKeyReused) {
       throw new ORPCError("UNPROCESSABLE_CONTENT", { status: 422, message: error.message, cause: error });
@@ -47,7 +47,7 @@ export function deployProcedures(os: Implementer, { deploy }: { deploy: DeploySe
     run: os.deploy.run.handler(async ({ input, context }) => {
       const request = { ...input, caller: context.caller, idempotencyKey: idempotencyKeyOf(context.headers) };
       if (prefersRespondAsync(context.headers.get("prefer"))) {
-        const run = answeringRunErrors(() => deploy.start(request));
+        const run = await answeringRunErrors(() => deploy.start(request));
         return {
           status: 202 as const,
           headers: { location: deployRunPath(run.id), "preference-applied": RESPOND_ASYNC_PREFERENCE },
@@ -56,8 +56,8 @@ export function deployProcedures(os: Implementer, { deploy }: { deploy: DeploySe
       }
       return { status: 200 as const, body: await answeringRunErrors(() => deploy.run(request)) };
     }),
-    getRun: os.deploy.getRun.handler(({ input, context }) => ({
-      run: answeringRunErrors(() => deploy.find(input.id, visibleStacks(context.caller))),
+    getRun: os.deploy.getRun.handler(async ({ input, context }) => ({
+      run: await answeringRunErrors(() => deploy.find(input.id, visibleStacks(context.caller))),
     })),
   };
 }

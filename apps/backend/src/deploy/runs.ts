@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { IDEMPOTENCY_KEY_HOURS } from "@stackgate/contract";
-import { and, eq, lt, sql } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
+import { and, eq, lt } from "drizzle-orm";
+import type { Database, Transaction } from "../db/database.ts";
 import { deployHistory, deployIdempotency } from "../db/schema.ts";
 import type { Clock } from "../platform/clock.ts";
 import type { DeployStep } from "./run.ts";
@@ -42,27 +42,23 @@ export type KeyClaim = { claimed: true } | { claimed: false; runId: string; requ
  * (table `deploy_idempotency`, primary key owner + key, which decides between concurrent repeats).
  */
 export function createRunStore({ db, clock }: { db: Database; clock: Clock }) {
-  const setStep = db
-    .update(deployHistory)
-    .set({ step: sql`${sql.placeholder("step")}` })
-    .where(and(eq(deployHistory.id, sql.placeholder("id")), eq(deployHistory.running, true)))
-    .prepare();
-  const findRun = db
-    .select()
-    .from(deployHistory)
-    .where(eq(deployHistory.id, sql.placeholder("id")))
-    .prepare();
   let purgedAt = Number.NEGATIVE_INFINITY;
 
   const cutoff = () => new Date(clock.now() - KEY_LIFETIME_MS);
 
   return {
-    setStep(id: string, step: DeployStep) {
-      setStep.run({ id, step });
+    async setStep(id: string, step: DeployStep) {
+      await db.transaction((tx) =>
+        tx
+          .update(deployHistory)
+          .set({ step })
+          .where(and(eq(deployHistory.id, id), eq(deployHistory.running, true))),
+      );
     },
 
-    find(id: string) {
-      return findRun.get({ id });
+    async find(id: string) {
+      const [run] = await db.select().from(deployHistory).where(eq(deployHistory.id, id));
+      return run;
     },
 
     /**
@@ -70,34 +66,34 @@ export function createRunStore({ db, clock }: { db: Database; clock: Clock }) {
      * the same transaction, so that neither exists without the other. When the owner already used
      * the key within its lifetime, nothing is written and the earlier run is answered.
      */
-    claim(
+    async claim(
       claim: { ownerId: string; key: string; requestHash: string; runId: string },
-      record: () => void,
-    ): KeyClaim {
+      record: (tx: Transaction) => Promise<unknown>,
+    ): Promise<KeyClaim> {
       const now = clock.now();
       if (now - purgedAt >= PURGE_EVERY_MS) {
-        db.delete(deployIdempotency).where(lt(deployIdempotency.createdAt, cutoff())).run();
         purgedAt = now;
+        await db.transaction((tx) =>
+          tx.delete(deployIdempotency).where(lt(deployIdempotency.createdAt, cutoff())),
+        );
       }
-      return db.transaction((tx) => {
+      return db.transaction(async (tx): Promise<KeyClaim> => {
         const sameKey = and(
           eq(deployIdempotency.ownerId, claim.ownerId),
           eq(deployIdempotency.key, claim.key),
         );
         // A key past its lifetime that the purge has not reached yet is free again.
-        tx.delete(deployIdempotency)
-          .where(and(sameKey, lt(deployIdempotency.createdAt, cutoff())))
-          .run();
-        const inserted = tx
+        await tx.delete(deployIdempotency).where(and(sameKey, lt(deployIdempotency.createdAt, cutoff())));
+        const inserted = await tx
           .insert(deployIdempotency)
           .values({ ...claim, createdAt: new Date(now) })
           .onConflictDoNothing()
-          .run();
-        if (inserted.changes === 0) {
-          const earlier = tx.select().from(deployIdempotency).where(sameKey).get();
+          .returning({ runId: deployIdempotency.runId });
+        if (inserted.length === 0) {
+          const [earlier] = await tx.select().from(deployIdempotency).where(sameKey);
           if (earlier) return { claimed: false, runId: earlier.runId, requestHash: earlier.requestHash };
         }
-        record();
+        await record(tx);
         return { claimed: true };
       });
     },

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Caller } from "../auth/caller.ts";
 import { type ConnectionService, NoConnectionError } from "../connection/service.ts";
+import type { Transaction } from "../db/database.ts";
 import { databaseOutage } from "../db/outage.ts";
 import type { DeployEventBus } from "../events/bus.ts";
 import type { HistoryEntry, HistoryService } from "../history/service.ts";
@@ -158,12 +159,10 @@ export function createDeployService({
     const { action, stack } = run;
     if (shutdown.signal.aborted) throw interrupted(action, stack);
     const onStep = (step: DeployStep) => {
-      try {
-        runs.setStep(run.id, step);
-      } catch (error) {
-        // The step is a courtesy to whoever follows the run; the deploy goes on without it.
+      // The step is a courtesy to whoever follows the run; the deploy goes on without it.
+      runs.setStep(run.id, step).catch((error: unknown) => {
         logger.warn({ err: error, stack, action, step }, "the deploy's step could not be recorded");
-      }
+      });
       events.started({ ...run, step });
     };
     try {
@@ -198,8 +197,8 @@ export function createDeployService({
      * Runs the action to its real outcome; the history row is written before this returns. With an
      * idempotency key already used for the same request, the earlier run's outcome instead.
      */
-    run(request: DeployRequest): Promise<DeployAnswer> {
-      return open(request).outcome();
+    async run(request: DeployRequest): Promise<DeployAnswer> {
+      return (await open(request)).outcome();
     },
 
     /**
@@ -207,13 +206,13 @@ export function createDeployService({
      * on exactly as a synchronous one (history, events, alert, metrics, shutdown). With an
      * idempotency key already used for the same request, the earlier run instead.
      */
-    start(request: DeployRequest): DeployRun {
-      return open(request).run;
+    async start(request: DeployRequest): Promise<DeployRun> {
+      return (await open(request)).run;
     },
 
     /** A run by id, if `visible` admits its stack (a scoped API key's); else UnknownRunError. */
-    find(id: string, visible: (stack: string) => boolean = () => true): DeployRunStatus {
-      const entry = runs.find(id);
+    async find(id: string, visible: (stack: string) => boolean = () => true): Promise<DeployRunStatus> {
+      const entry = await runs.find(id);
       if (!entry || !visible(entry.stack)) throw new UnknownRunError(id);
       if (!entry.running) {
         return { ...runOf(entry), status: "finished" };
@@ -227,8 +226,8 @@ export function createDeployService({
      * Records the actions a previous run of the service left running (it crashed or was killed)
      * as failed, and publishes each like any failed deploy (so it is alerted too). Called once at start.
      */
-    recoverInterrupted() {
-      for (const entry of history.failInterrupted()) {
+    async recoverInterrupted() {
+      for (const entry of await history.failInterrupted()) {
         const run = runOf(entry);
         logger.warn({ stack: run.stack, action: run.action, startedAt: run.startedAt }, "deploy interrupted");
         events.finished(run);
@@ -250,7 +249,7 @@ export function createDeployService({
   };
 
   /** Records the run (or finds the earlier run of the same idempotency key) and sets it going. */
-  function open({ stack, action, caller, idempotencyKey }: DeployRequest): OpenRun {
+  async function open({ stack, action, caller, idempotencyKey }: DeployRequest): Promise<OpenRun> {
     const run: DeployRun = {
       id: randomUUID(),
       stack,
@@ -259,31 +258,34 @@ export function createDeployService({
       actorName: caller.actorName,
       startedAt: new Date(clock.now()),
     };
-    const record = () =>
-      history.begin({
-        id: run.id,
-        startedAt: run.startedAt,
-        actor: caller.actorName,
-        via: caller.via,
-        userId: caller.userId,
-        stack,
-        action,
-      });
+    const record = (tx?: Transaction) =>
+      history.begin(
+        {
+          id: run.id,
+          startedAt: run.startedAt,
+          actor: caller.actorName,
+          via: caller.via,
+          userId: caller.userId,
+          stack,
+          action,
+        },
+        tx,
+      );
     // On record before anything reaches Komodo: a crash from here on leaves a running row, which
     // the next start marks as interrupted. Without the row, nothing is sent.
     try {
       if (idempotencyKey !== undefined) {
         const hash = requestHash({ stack, action });
-        const claim = runs.claim(
+        const claim = await runs.claim(
           { ownerId: caller.userId, key: idempotencyKey, requestHash: hash, runId: run.id },
           record,
         );
         if (!claim.claimed) {
           if (claim.requestHash !== hash) throw new IdempotencyKeyReused();
-          return earlierRun(claim.runId, { stack, action });
+          return await earlierRun(claim.runId, { stack, action });
         }
       } else {
-        record();
+        await record();
       }
     } catch (error) {
       if (error instanceof IdempotencyKeyReused || error instanceof DeployFailure) throw error;
@@ -315,10 +317,10 @@ export function createDeployService({
   }
 
   /** The run an idempotency key already started: live or remembered, else as the history has it. */
-  function earlierRun(id: string, target: { stack: string; action: DeployAction }): OpenRun {
+  async function earlierRun(id: string, target: { stack: string; action: DeployAction }): Promise<OpenRun> {
     const remembered = keyedRuns.get(id);
     if (remembered) return remembered;
-    const entry = runs.find(id);
+    const entry = await runs.find(id);
     if (!entry) {
       throw new DeployFailure(
         "unexpected",
@@ -332,10 +334,10 @@ export function createDeployService({
   /** The outcome of a run this instance does not hold, from its history row once it has ended. */
   async function recordedOutcome(id: string, target: { stack: string; action: DeployAction }) {
     const deadline = deadlineIn(deployTimeoutMs + RECORDED_OUTCOME_POLL_MS);
-    let entry = runs.find(id);
+    let entry = await runs.find(id);
     while (entry?.running && !deadline.passed()) {
       await new Promise((resolve) => setTimeout(resolve, RECORDED_OUTCOME_POLL_MS));
-      entry = runs.find(id);
+      entry = await runs.find(id);
     }
     if (!entry || entry.running) {
       throw new DeployFailure(
@@ -365,7 +367,7 @@ export function createDeployService({
     }
     const message = failure ? failure.message : successMessage(action, stack);
     const finished = { ...run, success: !failure, message, finishedAt: new Date(clock.now()) };
-    history.finish(run.id, finished);
+    await history.finish(run.id, finished);
     events.finished(finished);
     if (failure) throw failure;
     return { success: true as const, message, stack, action };

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Sqlite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/database.ts";
 import { manualClock } from "../testing/clock.ts";
+import { onPostgres, openTestDatabase } from "../testing/database.ts";
 import {
   createHistoryService,
   type HistoryPageQuery,
@@ -13,9 +15,9 @@ import {
 } from "./service.ts";
 
 const directory = mkdtempSync(join(tmpdir(), "stackgate-history-"));
-const database = openDatabase(join(directory, "db.sqlite"));
-afterAll(() => {
-  database.close();
+const database = await openTestDatabase(directory);
+afterAll(async () => {
+  await database.close();
   rmSync(directory, { recursive: true, force: true });
 });
 
@@ -39,15 +41,15 @@ function entry(at: string, stack: string, success: boolean): NewHistoryEntry {
 }
 
 describe("history overview", () => {
-  it("counts the last 30 days per day and per stack, and leaves older deploys out", () => {
-    history.record(entry("2026-10-01T10:00:00Z", "web", false));
-    history.record(entry("2026-10-24T00:00:00Z", "web", true));
-    history.record(entry("2026-11-20T09:00:00Z", "web", true));
-    history.record(entry("2026-11-20T10:00:00Z", "db", false));
-    history.record(entry("2026-11-22T11:00:00Z", "web", false));
-    history.record(entry("2026-11-22T11:30:00Z", "web", true));
+  it("counts the last 30 days per day and per stack, and leaves older deploys out", async () => {
+    await history.record(entry("2026-10-01T10:00:00Z", "web", false));
+    await history.record(entry("2026-10-24T00:00:00Z", "web", true));
+    await history.record(entry("2026-11-20T09:00:00Z", "web", true));
+    await history.record(entry("2026-11-20T10:00:00Z", "db", false));
+    await history.record(entry("2026-11-22T11:00:00Z", "web", false));
+    await history.record(entry("2026-11-22T11:30:00Z", "web", true));
 
-    const overview = history.overview();
+    const overview = await history.overview();
     expect(overview.since.toISOString()).toBe("2026-10-24T00:00:00.000Z");
     expect(overview).toMatchObject({ total: 5, succeeded: 3, failed: 2, successRate: 0.6 });
     expect(overview.perDay).toHaveLength(30);
@@ -64,13 +66,13 @@ describe("history overview", () => {
     expect(overview.recentFailures.map((failure) => failure.stack)).toEqual(["web", "db"]);
   });
 
-  it("keeps only the newest 100 in the list, newest first", () => {
+  it("keeps only the newest 100 in the list, newest first", async () => {
     for (let minute = 0; minute < 120; minute++) {
-      history.record(
+      await history.record(
         entry(new Date(Date.parse("2026-11-21T00:00:00Z") + minute * 60_000).toISOString(), "api", true),
       );
     }
-    const list = history.list().entries;
+    const list = (await history.list()).entries;
     expect(list).toHaveLength(100);
     expect(list[0]!.createdAt.toISOString()).toBe("2026-11-22T11:30:00.000Z");
     const times = list.map((item) => item.createdAt.getTime());
@@ -79,8 +81,8 @@ describe("history overview", () => {
 });
 
 describe("running actions", () => {
-  it("are on record but neither listed nor counted until they finish; a restart fails the unfinished", () => {
-    const fresh = openDatabase(join(directory, "running.sqlite"));
+  it("are on record but neither listed nor counted until they finish; a restart fails the unfinished", async () => {
+    const fresh = await openTestDatabase(directory, "running");
     const history = createHistoryService({ db: fresh.db, clock });
     const started = {
       startedAt: new Date(clock.now()),
@@ -88,43 +90,50 @@ describe("running actions", () => {
       via: "session" as const,
       action: "pull" as const,
     };
-    history.begin({ id: "done", stack: "web", ...started });
-    history.begin({ id: "cut-off", stack: "api", ...started });
-    expect(history.list().entries).toEqual([]);
-    expect(history.overview().total).toBe(0);
+    await history.begin({ id: "done", stack: "web", ...started });
+    await history.begin({ id: "cut-off", stack: "api", ...started });
+    expect((await history.list()).entries).toEqual([]);
+    expect((await history.overview()).total).toBe(0);
 
     clock.advance(1000);
-    history.finish("done", { success: true, message: "ok", finishedAt: new Date(clock.now()) });
-    expect(history.list().entries).toEqual([
+    await history.finish("done", { success: true, message: "ok", finishedAt: new Date(clock.now()) });
+    expect((await history.list()).entries).toEqual([
       expect.objectContaining({ id: "done", success: true, message: "ok" }),
     ]);
 
     clock.advance(1000);
-    const interrupted = history.failInterrupted();
+    const interrupted = await history.failInterrupted();
     expect(interrupted).toEqual([expect.objectContaining({ id: "cut-off", stack: "api", running: false })]);
-    expect(history.list().entries[0]).toMatchObject({
+    expect((await history.list()).entries[0]).toMatchObject({
       id: "cut-off",
       success: false,
       message: INTERRUPTED_MESSAGE,
     });
-    expect(history.list().entries[0]!.createdAt.getTime()).toBe(clock.now());
-    expect(history.failInterrupted()).toEqual([]);
-    fresh.close();
+    expect((await history.list()).entries[0]!.createdAt.getTime()).toBe(clock.now());
+    expect(await history.failInterrupted()).toEqual([]);
+    await fresh.close();
   });
 });
 
 describe("history pages", () => {
   const after = { createdAt: new Date("2026-11-21T00:30:00Z"), id: "run-40" };
-  const plan = (query: HistoryPageQuery, stacks?: string[]) => {
-    const { sql, params } = selectPage(database.db, query, stacks).toSQL();
-    return database.db.$client
+  // SQLite has no statistics to choose an index by: the query itself must lead it to the right one.
+  const plan = async (query: HistoryPageQuery, stacks?: string[]) => {
+    const path = join(directory, "plan.sqlite");
+    const planned = await openDatabase({ sqlitePath: path });
+    const { sql, params } = selectPage(planned.db, query, stacks).toSQL();
+    await planned.close();
+    const sqlite = new Sqlite(path, { readonly: true });
+    const steps = sqlite
       .prepare(`EXPLAIN QUERY PLAN ${sql}`)
       .all(...params)
       .map((step) => (step as { detail: string }).detail)
       .join(" | ");
+    sqlite.close();
+    return steps;
   };
 
-  it.each<[string, HistoryPageQuery, string]>([
+  it.skipIf(onPostgres()).each<[string, HistoryPageQuery, string]>([
     ["the newest", {}, "SCAN deploy_history USING INDEX deploy_history_created_at_id_idx"],
     ["an older page", { after }, "deploy_history_created_at_id_idx ((created_at,id)<(?,?))"],
     ["one stack", { stack: "web", after }, "deploy_history_stack_idx (stack=? AND (created_at,id)<(?,?))"],
@@ -140,16 +149,19 @@ describe("history pages", () => {
       { stack: "web", actor: "Ada", via: "session", outcome: "success", after },
       "deploy_history_stack_idx (stack=? AND (created_at,id)<(?,?))",
     ],
-  ])("reads %s from an index in page order, for everyone and for a scoped key", (_, query, expected) => {
-    for (const stacks of [undefined, ["web-*", "api"]]) {
-      const steps = plan(query, stacks);
-      expect(steps).toContain(expected);
-      expect(steps).not.toMatch(/TEMP B-TREE|MULTI-INDEX/);
-    }
-  });
+  ])(
+    "reads %s from an index in page order, for everyone and for a scoped key (SQLite)",
+    async (_, query, expected) => {
+      for (const stacks of [undefined, ["web-*", "api"]]) {
+        const steps = await plan(query, stacks);
+        expect(steps).toContain(expected);
+        expect(steps).not.toMatch(/TEMP B-TREE|MULTI-INDEX/);
+      }
+    },
+  );
 
-  it("narrows by every filter at once, and pages on where the last page ended", () => {
-    const fresh = openDatabase(join(directory, "pages.sqlite"));
+  it("narrows by every filter at once, and pages on where the last page ended", async () => {
+    const fresh = await openTestDatabase(directory, "pages");
     const history = createHistoryService({ db: fresh.db, clock });
     const webFailures = [
       entry("2026-11-20T10:00:00Z", "web", false),
@@ -161,15 +173,17 @@ describe("history pages", () => {
       entry("2026-11-21T12:00:00Z", "api", false),
       { ...entry("2026-11-21T13:00:00Z", "web", false), actor: "API Key: ci", via: "apiKey" as const },
     ])
-      history.record(item);
+      await history.record(item);
 
     const filters = { stack: "web", actor: "Ada", via: "session", outcome: "failure" } as const;
-    const newest = history.list({ ...filters, limit: 1 });
+    const newest = await history.list({ ...filters, limit: 1 });
     expect(newest.entries).toEqual([expect.objectContaining({ id: webFailures[1]!.id })]);
     expect(newest.next).toEqual({ createdAt: webFailures[1]!.createdAt, id: webFailures[1]!.id });
-    const older = history.list({ ...filters, limit: 1, after: newest.next! });
+    const older = await history.list({ ...filters, limit: 1, after: newest.next! });
     expect(older).toEqual({ entries: [expect.objectContaining({ id: webFailures[0]!.id })], next: null });
-    expect(history.list({ via: "apiKey" }).entries.map((item) => item.actor)).toEqual(["API Key: ci"]);
-    fresh.close();
+    expect((await history.list({ via: "apiKey" })).entries.map((item) => item.actor)).toEqual([
+      "API Key: ci",
+    ]);
+    await fresh.close();
   });
 });

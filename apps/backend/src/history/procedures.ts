@@ -4,9 +4,9 @@ import type { HistoryService } from "./service.ts";
 
 export function historyProcedures(os: Implementer, { history }: { history: HistoryService }) {
   return {
-    list: os.history.list.handler(({ input = {}, context }) => {
+    list: os.history.list.handler(async ({ input = {}, context }) => {
       const { cursor, ...query } = input;
-      const page = history.list({ ...query, after: cursor }, visibleStackPatterns(context.caller));
+      const page = await history.list({ ...query, after: cursor }, visibleStackPatterns(context.caller));
       return { history: page.entries, nextCursor: page.next && encodeHistoryCursor(page.next) };
     }),
     overview: os.history.overview.handler(({ context }) =>

@@ -1,6 +1,6 @@
 import { HISTORY_PAGE_LIMIT, type HistoryFilters, type HistoryPosition } from "@stackgate/contract";
 import { and, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
+import type { Database, Transaction } from "../db/database.ts";
 import { deployHistory } from "../db/schema.ts";
 import { createWriteBehind } from "../db/write-behind.ts";
 import type { Clock } from "../platform/clock.ts";
@@ -46,14 +46,15 @@ const finished = eq(deployHistory.running, false);
 
 /**
  * Entries on stacks matching one of the patterns (a scoped API key's stacks); all without patterns.
- * Patterns hold only letters, digits and `._-*?`, which GLOB reads as the key scope means them.
- * The unary `+` keeps SQLite from reading these through the stack index and sorting what it finds:
- * the rows are read in the list's order and these checked on the way (see `matchesFilters`).
+ * Patterns hold only letters, digits and `._-*?`, which glob() reads as the key scope means them
+ * (SQLite's own function; the PostgreSQL migrations define the same). `|| ''` keeps SQLite from
+ * reading these through the stack index and sorting what it finds: the rows are read in the
+ * list's order and these checked on the way (see `matchesFilters`).
  */
 const onStacks = (patterns?: readonly string[]): SQL | undefined =>
   patterns === undefined
     ? undefined
-    : (or(...patterns.map((pattern) => sql`+${deployHistory.stack} GLOB ${pattern}`)) ?? sql`0`);
+    : (or(...patterns.map((pattern) => sql`glob(${pattern}, ${deployHistory.stack} || '')`)) ?? sql`false`);
 
 /** Which page of the history to read: narrowed by the filters, older than `after`, `limit` entries. */
 export interface HistoryPageQuery extends HistoryFilters {
@@ -69,16 +70,18 @@ const olderThan = ({ createdAt, id }: HistoryPosition): SQL =>
  * The filters as SQL. Each page is read from an index that holds the rows in the list's order
  * (createdAt, id), so a page reads only its own rows and nothing is sorted: the index of the first
  * filter given among stack, actor and outcome (the most selective first), or the plain one. The
- * other filters are checked on those rows; their unary `+` keeps SQLite, which has no statistics
- * to choose by, from picking one of them instead.
+ * other filters are checked on those rows; wrapping their column in coalesce() keeps SQLite, which
+ * has no statistics to choose by, from picking one of them instead.
  */
 function matchesFilters({ stack, actor, via, outcome }: HistoryFilters): SQL | undefined {
-  const success = outcome === undefined ? undefined : outcome === "success" ? 1 : 0;
+  const success = outcome === undefined ? undefined : outcome === "success";
   const indexed = stack !== undefined ? "stack" : actor !== undefined ? "actor" : "success";
-  const term = (name: "stack" | "actor" | "success", value: string | number | undefined) => {
+  const term = (name: "stack" | "actor" | "success", value: string | boolean | undefined) => {
     if (value === undefined) return undefined;
     const column = deployHistory[name];
-    return name === indexed ? sql`${column} = ${value}` : sql`+${column} = ${value}`;
+    return name === indexed
+      ? eq(column, value)
+      : sql`coalesce(${column}, ${column}) = ${sql.param(value, column)}`;
   };
   return and(
     term("stack", stack),
@@ -110,44 +113,17 @@ export function createHistoryService({ db, clock, logger }: { db: Database; cloc
     ...entry
   }: HistoryEntry) => entry;
 
-  // Written by every deploy: prepared once.
-  const insertEntry = db
-    .insert(deployHistory)
-    .values({
-      id: sql.placeholder("id"),
-      createdAt: sql.placeholder("createdAt"),
-      startedAt: sql.placeholder("startedAt"),
-      actor: sql.placeholder("actor"),
-      via: sql.placeholder("via"),
-      userId: sql.placeholder("userId"),
-      stack: sql.placeholder("stack"),
-      action: sql.placeholder("action"),
-      success: sql.placeholder("success"),
-      message: sql.placeholder("message"),
-      running: sql.placeholder("running"),
-    })
-    .prepare();
-
-  // `set` takes no placeholders, so these are bound as SQLite stores them (0/1, epoch ms).
-  const finishEntry = db
-    .update(deployHistory)
-    .set({
-      running: false,
-      success: sql`${sql.placeholder("success")}`,
-      message: sql`${sql.placeholder("message")}`,
-      createdAt: sql`${sql.placeholder("finishedAt")}`,
-    })
-    .where(and(eq(deployHistory.id, sql.placeholder("id")), eq(deployHistory.running, true)))
-    .prepare();
-
-  const writeOutcome = (id: string, { success, message, finishedAt }: Outcome) =>
-    finishEntry.run({ id, success: success ? 1 : 0, message, finishedAt: finishedAt.getTime() });
+  const writeOutcome = (tx: Transaction, id: string, { success, message, finishedAt }: Outcome) =>
+    tx
+      .update(deployHistory)
+      .set({ running: false, success, message, createdAt: finishedAt })
+      .where(and(eq(deployHistory.id, id), eq(deployHistory.running, true)));
 
   const unwrittenOutcomes = createWriteBehind<Outcome>({
     everyMs: FINISH_RETRY_MS,
     write: (entries) =>
-      db.transaction(() => {
-        for (const [id, outcome] of entries) writeOutcome(id, outcome);
+      db.transaction(async (tx) => {
+        for (const [id, outcome] of entries) await writeOutcome(tx, id, outcome);
       }),
     onError: (error, pending) =>
       logger?.warn({ err: error, pending }, "finished actions not yet in the history; retrying"),
@@ -155,29 +131,36 @@ export function createHistoryService({ db, clock, logger }: { db: Database; cloc
 
   return {
     /** Records a finished action in one go. */
-    record(entry: Omit<NewHistoryEntry, "running">) {
-      insertEntry.run({ userId: null, ...entry, running: false });
+    async record(entry: Omit<NewHistoryEntry, "running">) {
+      await db.transaction((tx) =>
+        tx.insert(deployHistory).values({ userId: null, ...entry, running: false }),
+      );
     },
 
-    /** Records an action as running, before it is sent anywhere; throws when the database will not take it. */
-    begin(entry: StartedEntry) {
-      insertEntry.run({
-        userId: null,
-        ...entry,
-        createdAt: entry.startedAt,
-        success: false,
-        message: "running",
-        running: true,
-      });
+    /**
+     * Records an action as running, before it is sent anywhere, in `tx` when given (to land with
+     * other writes); throws when the database will not take it.
+     */
+    async begin(entry: StartedEntry, tx?: Transaction) {
+      const write = (into: Transaction) =>
+        into.insert(deployHistory).values({
+          userId: null,
+          ...entry,
+          createdAt: entry.startedAt,
+          success: false,
+          message: "running",
+          running: true,
+        });
+      await (tx ? write(tx) : db.transaction(write));
     },
 
     /**
      * Records a begun action's outcome. Never throws: when the database will not take it now,
      * it is kept and written again every few seconds until it does.
      */
-    finish(id: string, outcome: Outcome) {
+    async finish(id: string, outcome: Outcome) {
       try {
-        writeOutcome(id, outcome);
+        await db.transaction((tx) => writeOutcome(tx, id, outcome));
       } catch (error) {
         logger?.warn({ err: error, id }, "finished action not yet in the history; retrying");
         unwrittenOutcomes.set(id, outcome);
@@ -185,23 +168,24 @@ export function createHistoryService({ db, clock, logger }: { db: Database; cloc
     },
 
     /** Marks the actions a previous run left running (a crash) as failed, and returns them. */
-    failInterrupted(): HistoryEntry[] {
-      return db
-        .update(deployHistory)
-        .set({
-          running: false,
-          success: false,
-          message: INTERRUPTED_MESSAGE,
-          createdAt: new Date(clock.now()),
-        })
-        .where(sql`running = 1`)
-        .returning()
-        .all();
+    failInterrupted(): Promise<HistoryEntry[]> {
+      return db.transaction((tx) =>
+        tx
+          .update(deployHistory)
+          .set({
+            running: false,
+            success: false,
+            message: INTERRUPTED_MESSAGE,
+            createdAt: new Date(clock.now()),
+          })
+          .where(eq(deployHistory.running, true))
+          .returning(),
+      );
     },
 
     /** Writes the outcomes still held back, one last try. */
     close() {
-      unwrittenOutcomes.close();
+      return unwrittenOutcomes.close();
     },
 
     /**
@@ -209,12 +193,12 @@ export function createHistoryService({ db, clock, logger }: { db: Database; cloc
      * stacks matching `stacks` when given. `next` is where the following, older page starts;
      * null when nothing older is left. Entries recorded meanwhile are newer, so they never shift it.
      */
-    list(
+    async list(
       { after, limit = HISTORY_PAGE_LIMIT, ...filters }: HistoryPageQuery = {},
       stacks?: readonly string[],
     ) {
       // One more than asked: whether it exists tells if an older page does.
-      const rows = selectPage(db, { ...filters, after, limit: limit + 1 }, stacks).all();
+      const rows = await selectPage(db, { ...filters, after, limit: limit + 1 }, stacks);
       const entries = rows.slice(0, limit);
       const last = entries.at(-1);
       return {
@@ -224,15 +208,14 @@ export function createHistoryService({ db, clock, logger }: { db: Database; cloc
     },
 
     /** The last 30 days (today included), per day (UTC) and per stack; `stacks` as for `list`. */
-    overview(stacks?: readonly string[]) {
+    async overview(stacks?: readonly string[]) {
       const today = Math.floor(clock.now() / DAY_MS) * DAY_MS;
       const since = new Date(today - (OVERVIEW_DAYS - 1) * DAY_MS);
-      const entries = db
+      const entries = await db
         .select()
         .from(deployHistory)
         .where(and(finished, gte(deployHistory.createdAt, since), onStacks(stacks)))
-        .orderBy(desc(deployHistory.createdAt))
-        .all();
+        .orderBy(desc(deployHistory.createdAt));
 
       const total = emptyTally();
       const perDay = new Map<string, Tally>();

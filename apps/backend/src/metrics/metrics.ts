@@ -124,9 +124,9 @@ export function createMetrics({
     help: "Vulnerabilities of each image's last successful scan, by severity",
     labelNames: ["image", "severity"] as const,
     registers,
-    collect() {
+    async collect() {
       this.reset();
-      for (const [image, counts] of scans.vulnerabilityCounts()) {
+      for (const [image, counts] of await scans.vulnerabilityCounts()) {
         for (const severity of SEVERITIES) this.set({ image, severity }, counts[severity]);
       }
     },

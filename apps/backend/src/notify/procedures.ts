@@ -5,11 +5,13 @@ import type { NotifyService } from "./service.ts";
 
 export function notifyProcedures(os: Implementer, { notify }: { notify: NotifyService }) {
   return {
-    get: os.notify.get.handler(() => ({ settings: notify.get() })),
-    save: os.notify.save.handler(({ context, input }) => ({
-      settings: notify.save(input, actorOf(context.caller)),
+    get: os.notify.get.handler(async () => ({ settings: await notify.get() })),
+    save: os.notify.save.handler(async ({ context, input }) => ({
+      settings: await notify.save(input, actorOf(context.caller)),
     })),
-    remove: os.notify.remove.handler(({ context }) => ({ deleted: notify.remove(actorOf(context.caller)) })),
+    remove: os.notify.remove.handler(async ({ context }) => ({
+      deleted: await notify.remove(actorOf(context.caller)),
+    })),
     test: os.notify.test.handler(async ({ input }) => {
       const result = await notify.test(input);
       if (!result) {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Actor, AuditService } from "../audit/service.ts";
-import type { Database } from "../db/database.ts";
+import type { Database, Transaction } from "../db/database.ts";
 import { notifySettings } from "../db/schema.ts";
 import type { FinishedRun } from "../deploy/run.ts";
 import type { Logger } from "../platform/logger.ts";
@@ -49,8 +49,10 @@ export function createNotifyService({
   alertTimeoutMs?: number;
   audit: AuditService;
 }) {
-  const load = () => db.select().from(notifySettings).where(eq(notifySettings.id, SETTINGS_ROW)).get();
-  const describe = (row: NonNullable<ReturnType<typeof load>>) => ({
+  type Settings = typeof notifySettings.$inferSelect;
+  const load = async (from: Pick<Transaction, "select"> = db): Promise<Settings | undefined> =>
+    (await from.select().from(notifySettings).where(eq(notifySettings.id, SETTINGS_ROW)))[0];
+  const describe = (row: Settings) => ({
     url: row.url,
     topic: row.topic,
     enabled: row.enabled,
@@ -59,15 +61,15 @@ export function createNotifyService({
     vulnerabilitySeverity: row.vulnerabilitySeverity,
     alertOnFirstScan: row.alertOnFirstScan,
   });
-  const targetOf = (row: NonNullable<ReturnType<typeof load>>) => ({
+  const targetOf = (row: Settings) => ({
     url: row.url,
     topic: row.topic,
     token: row.sealedToken ? secretBox.open(row.sealedToken) : undefined,
   });
 
   return {
-    get() {
-      const row = load();
+    async get() {
+      const row = await load();
       return row ? describe(row) : null;
     },
 
@@ -76,7 +78,7 @@ export function createNotifyService({
      * drops the saved one (the answer says `tokenSet: false`), so a server that needs no token just
      * works, and one that does asks for it with a clear 401 on the test.
      */
-    save(
+    async save(
       {
         url,
         topic,
@@ -88,7 +90,7 @@ export function createNotifyService({
       }: NotifySettingsInput,
       by: Actor,
     ) {
-      const existing = load();
+      const existing = await load();
       const keptToken = existing && sameOrigin(existing.url, url) ? existing.sealedToken : null;
       const sealedToken = token === undefined ? keptToken : token ? secretBox.seal(token) : null;
       const values = {
@@ -101,32 +103,34 @@ export function createNotifyService({
         alertOnFirstScan: alertOnFirstScan ?? existing?.alertOnFirstScan ?? false,
         updatedAt: new Date(),
       };
-      return db.transaction((tx) => {
-        tx.insert(notifySettings)
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(notifySettings)
           .values({ id: SETTINGS_ROW, ...values })
           .onConflictDoUpdate({ target: notifySettings.id, set: values })
-          .run();
-        const saved = describe(
-          tx.select().from(notifySettings).where(eq(notifySettings.id, SETTINGS_ROW)).get()!,
-        );
+          .returning();
+        const saved = describe(row!);
         // What was saved, as the API answers it: the token only as whether one is set.
-        audit.recordChange({ by, action: "alerts.saved", target: "alert settings", detail: saved }, tx);
+        await audit.recordChange({ by, action: "alerts.saved", target: "alert settings", detail: saved }, tx);
         return saved;
       });
     },
 
     remove(by: Actor) {
-      return db.transaction((tx) => {
-        const removed =
-          tx.delete(notifySettings).where(eq(notifySettings.id, SETTINGS_ROW)).run().changes > 0;
-        if (removed) audit.recordChange({ by, action: "alerts.removed", target: "alert settings" }, tx);
-        return removed;
+      return db.transaction(async (tx) => {
+        const removed = await tx
+          .delete(notifySettings)
+          .where(eq(notifySettings.id, SETTINGS_ROW))
+          .returning({ id: notifySettings.id });
+        if (removed.length > 0)
+          await audit.recordChange({ by, action: "alerts.removed", target: "alert settings" }, tx);
+        return removed.length > 0;
       });
     },
 
     /** Sends a test alert with the given settings, or the saved ones; null when there are neither. */
     async test(override?: NotifySettingsInput) {
-      const saved = load();
+      const saved = await load();
       if (!override && !saved) return null;
       // The saved token only ever goes to the saved server, never to another one given in the body.
       const savedToken =
@@ -156,7 +160,12 @@ export function createNotifyService({
 
     /** Publishes one alert for a failed deploy when alerts are on. Never throws; a failure is only logged. */
     async deployFailed(run: FinishedRun) {
-      const saved = load();
+      const saved = await load().catch((error: unknown) => {
+        logger.warn(
+          { err: error, stack: run.stack },
+          "failure alert not sent: its settings could not be read",
+        );
+      });
       if (!saved?.enabled) return;
       const result = await publishToNtfy(
         targetOf(saved),
@@ -179,7 +188,7 @@ export function createNotifyService({
      */
     async imageScanned({ image, previous, vulnerabilities, stacksUsing }: ScannedImage) {
       try {
-        const saved = load();
+        const saved = await load();
         if (!saved?.enabled || !saved.vulnerabilityAlerts) return;
         if (previous === null && !saved.alertOnFirstScan) return;
         const findings = newFindings(previous, vulnerabilities, saved.vulnerabilitySeverity);

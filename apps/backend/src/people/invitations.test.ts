@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import Sqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { invitation } from "../db/schema.ts";
 import { manualClock } from "../testing/clock.ts";
 import { APP_ORIGIN, startTestBackend, type TestBackend } from "../testing/harness.ts";
 import { cookieOf, invitePerson } from "./testing.ts";
@@ -30,15 +30,8 @@ function accept(token: string, name = "New Person", password = "a-long-password-
   return app.request("/api/v0/invitations/accept", { method: "POST", json: { token, name, password } });
 }
 
-/** The stored rows, read straight from the SQLite file. */
-function storedInvitations() {
-  const sqlite = new Sqlite(app.config.databasePath, { readonly: true });
-  try {
-    return sqlite.prepare("select * from invitation").all() as Record<string, unknown>[];
-  } finally {
-    sqlite.close();
-  }
-}
+/** The stored rows, read straight from the database. */
+const storedInvitations = () => app.backend.db.select().from(invitation);
 
 describe("inviting", () => {
   it("answers a one-time link under APP_URL, valid 7 days; only the token's SHA-256 hash is stored", async () => {
@@ -52,9 +45,9 @@ describe("inviting", () => {
     expect(invited.json.url).toMatch(new RegExp(`^${APP_ORIGIN}/invite/[A-Za-z0-9_-]{43}$`));
     expect(new Date(invited.json.expiresAt).getTime()).toBe(clock.now() + 7 * DAY_MS);
     const token = tokenOf(invited.json.url);
-    const row = storedInvitations().find((stored) => stored.id === invited.json.id)!;
-    expect(row.token_hash).toBe(createHash("sha256").update(token).digest("hex"));
-    expect(JSON.stringify(storedInvitations())).not.toContain(token);
+    const row = (await storedInvitations()).find((stored) => stored.id === invited.json.id)!;
+    expect(row.tokenHash).toBe(createHash("sha256").update(token).digest("hex"));
+    expect(JSON.stringify(await storedInvitations())).not.toContain(token);
 
     const pending = await app.request("/api/v0/users/invitations", { headers: { cookie: admin } });
     expect(pending.json.invitations).toContainEqual({
@@ -89,7 +82,7 @@ describe("inviting", () => {
       expect(refused.status, JSON.stringify(json)).toBe(400);
       expect(refused.json.message).toMatch(message);
     }
-    expect(storedInvitations().filter((row) => row.email !== "grace@example.test")).toEqual([]);
+    expect((await storedInvitations()).filter((row) => row.email !== "grace@example.test")).toEqual([]);
   });
 
   it("is for admins only", async () => {

@@ -1,5 +1,7 @@
-import Sqlite from "better-sqlite3";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Transaction } from "../db/database.ts";
+import { account, user } from "../db/schema.ts";
 import { ADMIN, startTestBackend, type TestBackend } from "../testing/harness.ts";
 import { invitePerson } from "./testing.ts";
 
@@ -12,14 +14,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 /** Changes stored rows behind the API's back, as single sign-on or an older session would have left them. */
-function writeDirectly(statement: string, ...parameters: unknown[]) {
-  const sqlite = new Sqlite(app.config.databasePath);
-  try {
-    sqlite.prepare(statement).run(...parameters);
-  } finally {
-    sqlite.close();
-  }
-}
+const writeDirectly = (write: (tx: Transaction) => Promise<unknown>) => app.backend.db.transaction(write);
 
 const users = async () => (await app.request("/api/v0/users", { headers: { cookie: admin } })).json.users;
 
@@ -116,7 +111,9 @@ describe("the signed-in person", () => {
 describe("single sign-on accounts and disabled sessions", () => {
   it("answers 409 to a password change on an account without a password", async () => {
     const person = await invitePerson(app, admin, { email: "sso-only@example.test", role: "viewer" });
-    writeDirectly("delete from account where user_id = ? and provider_id = 'credential'", person.id);
+    await writeDirectly((tx) =>
+      tx.delete(account).where(and(eq(account.userId, person.id), eq(account.providerId, "credential"))),
+    );
     const refused = await app.request("/api/v0/me/password", {
       method: "POST",
       headers: { cookie: person.cookie },
@@ -128,7 +125,7 @@ describe("single sign-on accounts and disabled sessions", () => {
 
   it("answers 409 to a role change of a person whose role single sign-on manages, and lists them as sso", async () => {
     const person = await invitePerson(app, admin, { email: "sso-role@example.test", role: "viewer" });
-    writeDirectly("update user set role_from_sso = 1 where id = ?", person.id);
+    await writeDirectly((tx) => tx.update(user).set({ roleFromSso: true }).where(eq(user.id, person.id)));
     const refused = await app.request(`/api/v0/users/${person.id}`, {
       method: "PATCH",
       headers: { cookie: admin },
@@ -152,7 +149,7 @@ describe("single sign-on accounts and disabled sessions", () => {
 
   it("refuses a session of a disabled person even if it survived the disabling", async () => {
     const person = await invitePerson(app, admin, { email: "survivor@example.test", role: "deployer" });
-    writeDirectly("update user set disabled = 1 where id = ?", person.id);
+    await writeDirectly((tx) => tx.update(user).set({ disabled: true }).where(eq(user.id, person.id)));
     const refused = await app.request("/api/v0/me", { headers: { cookie: person.cookie } });
     expect(refused.status).toBe(401);
     expect(refused.json.message).toMatch(/Your account is disabled/);

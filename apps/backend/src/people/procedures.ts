@@ -24,18 +24,20 @@ export function meProcedures(os: Implementer, { people }: { people: PeopleServic
 
 export function userProcedures(os: Implementer, { people }: { people: PeopleService }) {
   return {
-    list: os.users.list.handler(() => ({ users: people.list() })),
+    list: os.users.list.handler(async () => ({ users: await people.list() })),
     update: os.users.update.handler(({ context, input: { id, ...change } }) =>
       people.update(context.caller, id, change),
     ),
-    remove: os.users.remove.handler(({ context, input }) => {
-      people.remove(context.caller, input.id);
+    remove: os.users.remove.handler(async ({ context, input }) => {
+      await people.remove(context.caller, input.id);
       return { deleted: true as const };
     }),
     invite: os.users.invite.handler(({ context, input }) => people.invite(context.caller, input)),
-    invitations: os.users.invitations.handler(() => ({ invitations: people.pendingInvitations() })),
-    revokeInvitation: os.users.revokeInvitation.handler(({ context, input }) => {
-      people.revokeInvitation(context.caller, input.id);
+    invitations: os.users.invitations.handler(async () => ({
+      invitations: await people.pendingInvitations(),
+    })),
+    revokeInvitation: os.users.revokeInvitation.handler(async ({ context, input }) => {
+      await people.revokeInvitation(context.caller, input.id);
       return { revoked: true as const };
     }),
   };

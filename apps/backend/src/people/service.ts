@@ -1,10 +1,14 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Role } from "@stackgate/contract";
 import { and, desc, eq, gt, isNull, ne } from "drizzle-orm";
-import { type Actor, type AuditService, actorOf, type DatabaseOrTransaction } from "../audit/service.ts";
+import { type Actor, type AuditService, actorOf } from "../audit/service.ts";
 import type { Auth } from "../auth/better-auth.ts";
 import type { Caller } from "../auth/caller.ts";
-import type { Database } from "../db/database.ts";
+import type { Database, Transaction } from "../db/database.ts";
+
+/** Reads run on the database or inside a transaction. */
+type Reader = Pick<Transaction, "select">;
+
 import { account, invitation, session, user } from "../db/schema.ts";
 import type { Clock } from "../platform/clock.ts";
 
@@ -47,17 +51,16 @@ export type Person = {
   sso: boolean;
 };
 
-const findPerson = (db: DatabaseOrTransaction, id: string): Person | undefined =>
-  db.select(personColumns).from(user).where(eq(user.id, id)).get();
+const findPerson = async (db: Reader, id: string): Promise<Person | undefined> =>
+  (await db.select(personColumns).from(user).where(eq(user.id, id)))[0];
 
 /**
  * Creates a person, with a password (its hash, from Better Auth's `password.hash`) or without
- * one (single sign-on links its own account). Synchronous, so it can run inside the transaction
- * that also uses up an invitation or records the change; the caller checks the email is free.
- * Returns the new person's id.
+ * one (single sign-on links its own account), inside the transaction that also uses up an
+ * invitation or records the change; the caller checks the email is free. Returns the new person's id.
  */
-export function createPerson(
-  db: DatabaseOrTransaction,
+export async function createPerson(
+  tx: Transaction,
   {
     email,
     name,
@@ -73,19 +76,17 @@ export function createPerson(
     passwordHash?: string;
     emailVerified?: boolean;
   },
-): string {
+): Promise<string> {
   const id = randomUUID();
-  db.insert(user).values({ id, email, name, role, roleFromSso, emailVerified }).run();
+  await tx.insert(user).values({ id, email, name, role, roleFromSso, emailVerified });
   if (passwordHash !== undefined) {
-    db.insert(account)
-      .values({
-        id: randomUUID(),
-        userId: id,
-        accountId: id,
-        providerId: "credential",
-        password: passwordHash,
-      })
-      .run();
+    await tx.insert(account).values({
+      id: randomUUID(),
+      userId: id,
+      accountId: id,
+      providerId: "credential",
+      password: passwordHash,
+    });
   }
   return id;
 }
@@ -94,13 +95,12 @@ export function createPerson(
  * Whether this person is the only admin who is not disabled: such a person may not be demoted,
  * disabled or deleted (by an admin or by single sign-on), or nobody could manage Stackgate.
  */
-export function isLastActiveAdmin(db: DatabaseOrTransaction, userId: string): boolean {
-  const admins = db
+export async function isLastActiveAdmin(db: Reader, userId: string): Promise<boolean> {
+  const admins = await db
     .select({ id: user.id })
     .from(user)
     .where(and(eq(user.role, "admin"), eq(user.disabled, false)))
-    .limit(2)
-    .all();
+    .limit(2);
   return admins.length === 1 && admins[0]?.id === userId;
 }
 
@@ -109,16 +109,16 @@ export function isLastActiveAdmin(db: DatabaseOrTransaction, userId: string): bo
  * sign-in; false when an admin sets it here). Throws PeopleError "conflict" when this would demote
  * the last active admin. Records nothing: callers record the change in the same transaction.
  */
-export function setRole(
-  db: DatabaseOrTransaction,
+export async function setRole(
+  tx: Transaction,
   userId: string,
   role: Role,
   { fromSso }: { fromSso: boolean },
 ) {
-  if (role !== "admin" && isLastActiveAdmin(db, userId)) {
+  if (role !== "admin" && (await isLastActiveAdmin(tx, userId))) {
     throw new PeopleError("conflict", `This person ${LAST_ADMIN}`);
   }
-  db.update(user).set({ role, roleFromSso: fromSso, updatedAt: new Date() }).where(eq(user.id, userId)).run();
+  await tx.update(user).set({ role, roleFromSso: fromSso, updatedAt: new Date() }).where(eq(user.id, userId));
 }
 
 export type InvitationProblem = "expired" | "used" | "revoked";
@@ -138,14 +138,14 @@ export function createPeopleService({
 }) {
   const now = () => new Date(clock.now());
 
-  const requirePerson = (id: string) => {
-    const found = findPerson(db, id);
+  const requirePerson = async (id: string) => {
+    const found = await findPerson(db, id);
     if (!found) throw new PeopleError("not-found", `No person has the id '${id}'`);
     return found;
   };
 
-  const hasAccount = (db: DatabaseOrTransaction, email: string) =>
-    db.select({ id: user.id }).from(user).where(eq(user.email, email)).get() !== undefined;
+  const hasAccount = async (db: Reader, email: string) =>
+    (await db.select({ id: user.id }).from(user).where(eq(user.email, email))).length > 0;
 
   const isPending = () =>
     and(isNull(invitation.acceptedAt), isNull(invitation.revokedAt), gt(invitation.expiresAt, now()));
@@ -164,30 +164,29 @@ export function createPeopleService({
       revoked: "this invitation was revoked: ask an admin for a new one",
     })[problem];
 
-  const findInvitation = (db: DatabaseOrTransaction, token: string) => {
-    const found = db
+  const findInvitation = async (db: Reader, token: string) => {
+    const [found] = await db
       .select()
       .from(invitation)
-      .where(eq(invitation.tokenHash, hashToken(token)))
-      .get();
+      .where(eq(invitation.tokenHash, hashToken(token)));
     if (!found) throw new PeopleError("not-found", "No invitation has this token: check the link");
     return found;
   };
 
   /** The signed-in person, as `GET /api/v0/me` answers. */
-  const me = (userId: string) => {
-    const { id, name, email, role, sso } = requirePerson(userId);
+  const me = async (userId: string) => {
+    const { id, name, email, role, sso } = await requirePerson(userId);
     return { id, name, email, role, sso };
   };
 
   return {
     me,
 
-    rename(by: Caller, name: string) {
-      const before = requirePerson(by.userId);
-      db.transaction((tx) => {
-        tx.update(user).set({ name, updatedAt: now() }).where(eq(user.id, by.userId)).run();
-        audit.recordChange(
+    async rename(by: Caller, name: string) {
+      const before = await requirePerson(by.userId);
+      await db.transaction(async (tx) => {
+        await tx.update(user).set({ name, updatedAt: now() }).where(eq(user.id, by.userId));
+        await audit.recordChange(
           {
             by: actorOf(by),
             action: "user.renamed",
@@ -203,11 +202,10 @@ export function createPeopleService({
     /** Changes the caller's own password and ends their other sessions (this one stays signed in). */
     async changePassword(by: Caller & { via: "session" }, currentPassword: string, newPassword: string) {
       const context = await auth.$context;
-      const credential = db
+      const [credential] = await db
         .select({ id: account.id, password: account.password })
         .from(account)
-        .where(and(eq(account.userId, by.userId), eq(account.providerId, "credential")))
-        .get();
+        .where(and(eq(account.userId, by.userId), eq(account.providerId, "credential")));
       if (!credential?.password) {
         throw new PeopleError(
           "conflict",
@@ -218,30 +216,31 @@ export function createPeopleService({
         throw new PeopleError("bad-input", "currentPassword: this is not your current password");
       }
       const hash = await context.password.hash(newPassword);
-      const person = requirePerson(by.userId);
-      db.transaction((tx) => {
-        tx.update(account)
+      const person = await requirePerson(by.userId);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(account)
           .set({ password: hash, updatedAt: now() })
-          .where(eq(account.id, credential.id))
-          .run();
-        tx.delete(session)
-          .where(and(eq(session.userId, by.userId), ne(session.id, by.sessionId)))
-          .run();
-        audit.recordChange({ by: actorOf(by), action: "user.password-changed", target: person.email }, tx);
+          .where(eq(account.id, credential.id));
+        await tx.delete(session).where(and(eq(session.userId, by.userId), ne(session.id, by.sessionId)));
+        await audit.recordChange(
+          { by: actorOf(by), action: "user.password-changed", target: person.email },
+          tx,
+        );
       });
     },
 
-    list(): Person[] {
-      return db.select(personColumns).from(user).orderBy(user.name, user.email).all();
+    list(): Promise<Person[]> {
+      return db.select(personColumns).from(user).orderBy(user.name, user.email);
     },
 
     /**
      * Changes a person's role, or disables or enables them. Disabling ends their sessions at once
      * (their API keys are refused on their next request). The last active admin stays one.
      */
-    update(by: Caller, id: string, change: { role?: Role; disabled?: boolean }): Person {
-      db.transaction((tx) => {
-        const before = findPerson(tx, id);
+    async update(by: Caller, id: string, change: { role?: Role; disabled?: boolean }): Promise<Person> {
+      await db.transaction(async (tx) => {
+        const before = await findPerson(tx, id);
         if (!before) throw new PeopleError("not-found", `No person has the id '${id}'`);
         const changes: { action: string; detail: Record<string, unknown> }[] = [];
         if (change.role !== undefined && change.role !== before.role) {
@@ -251,19 +250,19 @@ export function createPeopleService({
               `${before.email}'s role is managed by single sign-on: change it at the identity provider`,
             );
           }
-          setRole(tx, id, change.role, { fromSso: false });
+          await setRole(tx, id, change.role, { fromSso: false });
           changes.push({ action: "user.role-changed", detail: { from: before.role, to: change.role } });
         }
         if (change.disabled !== undefined && change.disabled !== before.disabled) {
-          if (change.disabled && isLastActiveAdmin(tx, id)) {
+          if (change.disabled && (await isLastActiveAdmin(tx, id))) {
             throw new PeopleError("conflict", `${before.email} ${LAST_ADMIN}`);
           }
-          tx.update(user).set({ disabled: change.disabled, updatedAt: now() }).where(eq(user.id, id)).run();
-          if (change.disabled) tx.delete(session).where(eq(session.userId, id)).run();
+          await tx.update(user).set({ disabled: change.disabled, updatedAt: now() }).where(eq(user.id, id));
+          if (change.disabled) await tx.delete(session).where(eq(session.userId, id));
           changes.push({ action: change.disabled ? "user.disabled" : "user.enabled", detail: {} });
         }
         for (const { action, detail } of changes) {
-          audit.recordChange(
+          await audit.recordChange(
             { by: actorOf(by), action, target: before.email, detail: { name: before.name, ...detail } },
             tx,
           );
@@ -273,13 +272,14 @@ export function createPeopleService({
     },
 
     /** Deletes a person: their sessions, accounts and API keys go too; the history and the audit keep their name. */
-    remove(by: Caller, id: string) {
-      db.transaction((tx) => {
-        const before = findPerson(tx, id);
+    async remove(by: Caller, id: string) {
+      await db.transaction(async (tx) => {
+        const before = await findPerson(tx, id);
         if (!before) throw new PeopleError("not-found", `No person has the id '${id}'`);
-        if (isLastActiveAdmin(tx, id)) throw new PeopleError("conflict", `${before.email} ${LAST_ADMIN}`);
-        tx.delete(user).where(eq(user.id, id)).run();
-        audit.recordChange(
+        if (await isLastActiveAdmin(tx, id))
+          throw new PeopleError("conflict", `${before.email} ${LAST_ADMIN}`);
+        await tx.delete(user).where(eq(user.id, id));
+        await audit.recordChange(
           {
             by: actorOf(by),
             action: "user.deleted",
@@ -295,38 +295,35 @@ export function createPeopleService({
      * Invites an email address with a role: a one-time link, valid for 7 days, in this answer only.
      * Only the token's SHA-256 hash is kept.
      */
-    invite(by: Caller, { email, role }: { email: string; role: Role }) {
+    async invite(by: Caller, { email, role }: { email: string; role: Role }) {
       const token = randomBytes(32).toString("base64url");
       const id = randomUUID();
       const expiresAt = new Date(clock.now() + INVITATION_VALID_MS);
-      const inviter = requirePerson(by.userId);
-      db.transaction((tx) => {
-        if (hasAccount(tx, email))
+      const inviter = await requirePerson(by.userId);
+      await db.transaction(async (tx) => {
+        if (await hasAccount(tx, email))
           throw new PeopleError("bad-input", `email: ${email} already has an account`);
-        const pending = tx
+        const [pending] = await tx
           .select({ id: invitation.id })
           .from(invitation)
-          .where(and(eq(invitation.email, email), isPending()))
-          .get();
+          .where(and(eq(invitation.email, email), isPending()));
         if (pending) {
           throw new PeopleError(
             "bad-input",
             `email: ${email} already has a pending invitation; revoke it first to invite again`,
           );
         }
-        tx.insert(invitation)
-          .values({
-            id,
-            email,
-            role,
-            tokenHash: hashToken(token),
-            invitedById: by.userId,
-            invitedByName: inviter.name,
-            createdAt: now(),
-            expiresAt,
-          })
-          .run();
-        audit.recordChange(
+        await tx.insert(invitation).values({
+          id,
+          email,
+          role,
+          tokenHash: hashToken(token),
+          invitedById: by.userId,
+          invitedByName: inviter.name,
+          createdAt: now(),
+          expiresAt,
+        });
+        await audit.recordChange(
           { by: actorOf(by), action: "invitation.created", target: email, detail: { role } },
           tx,
         );
@@ -347,20 +344,18 @@ export function createPeopleService({
         })
         .from(invitation)
         .where(isPending())
-        .orderBy(desc(invitation.createdAt), desc(invitation.id))
-        .all();
+        .orderBy(desc(invitation.createdAt), desc(invitation.id));
     },
 
-    revokeInvitation(by: Caller, id: string) {
-      db.transaction((tx) => {
-        const revoked = tx
+    async revokeInvitation(by: Caller, id: string) {
+      await db.transaction(async (tx) => {
+        const [revoked] = await tx
           .update(invitation)
           .set({ revokedAt: now() })
           .where(and(eq(invitation.id, id), isPending()))
-          .returning({ email: invitation.email, role: invitation.role })
-          .get();
+          .returning({ email: invitation.email, role: invitation.role });
         if (!revoked) throw new PeopleError("not-found", `No pending invitation has the id '${id}'`);
-        audit.recordChange(
+        await audit.recordChange(
           {
             by: actorOf(by),
             action: "invitation.revoked",
@@ -373,8 +368,8 @@ export function createPeopleService({
     },
 
     /** What an invitation link is for; a link that cannot be used any more is "gone", with the reason. */
-    inspectInvitation(token: string) {
-      const found = findInvitation(db, token);
+    async inspectInvitation(token: string) {
+      const found = await findInvitation(db, token);
       const problem = problemOf(found);
       if (problem) {
         const reason = describeProblem(problem, found);
@@ -389,22 +384,22 @@ export function createPeopleService({
      * them in is the caller's (procedures.ts).
      */
     async acceptInvitation({ token, name, password }: { token: string; name: string; password: string }) {
-      const checked = findInvitation(db, token);
+      const checked = await findInvitation(db, token);
       const early = problemOf(checked);
       if (early) throw new PeopleError("bad-input", `token: ${describeProblem(early, checked)}`);
       const passwordHash = await (await auth.$context).password.hash(password);
       // Checked again inside the transaction: another request may have used the link meanwhile.
-      const userId = db.transaction((tx) => {
-        const found = findInvitation(tx, token);
+      const userId = await db.transaction(async (tx) => {
+        const found = await findInvitation(tx, token);
         const problem = problemOf(found);
         if (problem) throw new PeopleError("bad-input", `token: ${describeProblem(problem, found)}`);
-        if (hasAccount(tx, found.email)) {
+        if (await hasAccount(tx, found.email)) {
           throw new PeopleError("bad-input", `token: ${found.email} already has an account: sign in instead`);
         }
-        const id = createPerson(tx, { email: found.email, name, role: found.role, passwordHash });
-        tx.update(invitation).set({ acceptedAt: now() }).where(eq(invitation.id, found.id)).run();
+        const id = await createPerson(tx, { email: found.email, name, role: found.role, passwordHash });
+        await tx.update(invitation).set({ acceptedAt: now() }).where(eq(invitation.id, found.id));
         const newcomer: Actor = { id, name };
-        audit.recordChange(
+        await audit.recordChange(
           { by: newcomer, action: "invitation.accepted", target: found.email, detail: { role: found.role } },
           tx,
         );

@@ -51,6 +51,14 @@ const environmentSchema = z.object({
   BACKEND_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   APP_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8080"),
   DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: optional(
+    z
+      .string()
+      .refine(
+        (url) => URL.canParse(url) && /^postgres(ql)?:$/.test(new URL(url).protocol),
+        "must be a PostgreSQL URL, postgres://user:password@host:5432/database (unset: SQLite under DATA_DIR)",
+      ),
+  ),
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   SEED_ADMIN_EMAIL: z.email().default("admin@stackgate.local"),
   SEED_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
@@ -162,6 +170,10 @@ function configFrom(
     appUrl: new URL(values.APP_URL).origin,
     dataDir,
     databasePath: join(dataDir, "db.sqlite"),
+    /** PostgreSQL when DATABASE_URL is set, else the SQLite file under DATA_DIR. */
+    database: values.DATABASE_URL
+      ? { postgresUrl: values.DATABASE_URL }
+      : { sqlitePath: join(dataDir, "db.sqlite") },
     authSecret: values.BETTER_AUTH_SECRET,
     seedAdmin: {
       email: values.SEED_ADMIN_EMAIL,

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findPostgresPrograms, type PostgresServer, startPostgres } from "../testing/postgres.ts";
 import { announcedPassword, PROCESS_APP_URL, spawnBackend } from "./backend-process.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "stackgate-startup-"));
@@ -10,10 +11,13 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 let serial = 0;
 const freshDir = () => join(scratch, `run-${++serial}`, "data");
 
-/** Starts the backend expecting it to fail, and returns what it wrote to stderr. */
-async function failedStart(env: Record<string, string>) {
+/** sysexits' EX_CONFIG, for a variable that cannot work as set; other failures exit 1. */
+const CONFIG_ERROR = 78;
+
+/** Starts the backend expecting it to fail with `exitCode`, and returns what it wrote to stderr. */
+async function failedStart(env: Record<string, string>, exitCode = 1) {
   const backend = spawnBackend(env);
-  expect(await backend.exited).toBe(1);
+  expect(await backend.exited).toBe(exitCode);
   return backend.output();
 }
 
@@ -88,7 +92,12 @@ describe("every start-up failure is one line naming what to fix", () => {
   it("DATA_DIR that is a file", async () => {
     const file = join(scratch, "a-file");
     writeFileSync(file, "not a directory");
-    expectOneLine((await failedStart({ DATA_DIR: file })).stderr, "DATA_DIR", file, "is a file");
+    expectOneLine(
+      (await failedStart({ DATA_DIR: file }, CONFIG_ERROR)).stderr,
+      "DATA_DIR",
+      file,
+      "is a file",
+    );
   });
 
   it("DATA_DIR below a file", async () => {
@@ -96,7 +105,7 @@ describe("every start-up failure is one line naming what to fix", () => {
     writeFileSync(file, "not a directory");
     const dataDir = join(file, "data");
     expectOneLine(
-      (await failedStart({ DATA_DIR: dataDir })).stderr,
+      (await failedStart({ DATA_DIR: dataDir }, CONFIG_ERROR)).stderr,
       "DATA_DIR",
       dataDir,
       "writable directory",
@@ -111,16 +120,69 @@ describe("every start-up failure is one line naming what to fix", () => {
   });
 
   it("production without SEED_ADMIN_PASSWORD for the first admin", async () => {
-    const { stderr } = await failedStart({
-      DATA_DIR: freshDir(),
-      NODE_ENV: "production",
-      BETTER_AUTH_SECRET: "a-production-secret-that-is-long-enough",
-    });
+    const { stderr } = await failedStart(
+      {
+        DATA_DIR: freshDir(),
+        NODE_ENV: "production",
+        BETTER_AUTH_SECRET: "a-production-secret-that-is-long-enough",
+      },
+      CONFIG_ERROR,
+    );
     expectOneLine(stderr, "SEED_ADMIN_PASSWORD", "NODE_ENV=production");
   });
 
   it("production without BETTER_AUTH_SECRET", async () => {
-    const { stderr } = await failedStart({ DATA_DIR: freshDir(), NODE_ENV: "production" });
+    const { stderr } = await failedStart({ DATA_DIR: freshDir(), NODE_ENV: "production" }, CONFIG_ERROR);
     expectOneLine(stderr, "BETTER_AUTH_SECRET", "openssl rand");
+  });
+
+  it("a DATABASE_URL that is not PostgreSQL, without repeating its password", async () => {
+    const { stderr } = await failedStart(
+      { DATA_DIR: freshDir(), DATABASE_URL: "mysql://stackgate:canary-db-secret@db:3306/stackgate" },
+      CONFIG_ERROR,
+    );
+    expectOneLine(stderr, "DATABASE_URL", "PostgreSQL URL");
+    expect(stderr).not.toContain("canary-db-secret");
+  });
+
+  it("a DATABASE_URL whose server cannot be reached", async () => {
+    const { server, port } = await occupiedPort();
+    server.close();
+    const { stderr } = await failedStart(
+      {
+        DATA_DIR: freshDir(),
+        DATABASE_URL: `postgres://stackgate:canary-db-secret@127.0.0.1:${port}/stackgate`,
+      },
+      CONFIG_ERROR,
+    );
+    expectOneLine(stderr, "DATABASE_URL", `127.0.0.1:${port}/stackgate`, "cannot be reached (ECONNREFUSED)");
+    expect(stderr).not.toContain("canary-db-secret");
+  });
+});
+
+describe.skipIf(!findPostgresPrograms())("a PostgreSQL server that refuses", () => {
+  let postgres: PostgresServer;
+  beforeAll(async () => {
+    postgres = await startPostgres({ passwordRole: { name: "guarded", password: "the-right-password" } });
+  });
+  afterAll(() => postgres?.remove());
+  const at = (credentials: string, database: string) =>
+    `postgres://${credentials}@127.0.0.1:${postgres.port}/${database}`;
+
+  it("wrong credentials", async () => {
+    const { stderr } = await failedStart(
+      { DATA_DIR: freshDir(), DATABASE_URL: at("guarded:canary-wrong-password", "postgres") },
+      CONFIG_ERROR,
+    );
+    expectOneLine(stderr, "DATABASE_URL", "user name or password was refused");
+    expect(stderr).not.toContain("canary-wrong-password");
+  });
+
+  it("a database that does not exist", async () => {
+    const { stderr } = await failedStart(
+      { DATA_DIR: freshDir(), DATABASE_URL: at("stackgate", "no_such_database") },
+      CONFIG_ERROR,
+    );
+    expectOneLine(stderr, "DATABASE_URL", "/no_such_database", "does not exist");
   });
 });

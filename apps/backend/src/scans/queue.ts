@@ -93,8 +93,8 @@ export function createScanQueue({
     }
   }
 
-  function scannerUnavailable(image: string, reason: string, previousAttempt: Date | null) {
-    store.returnToQueue(image, previousAttempt);
+  async function scannerUnavailable(image: string, reason: string, previousAttempt: Date | null) {
+    await store.returnToQueue(image, previousAttempt);
     waiting.unshift(image);
     waitingSet.add(image);
     lastProbeAt = clock.now();
@@ -114,24 +114,24 @@ export function createScanQueue({
 
   async function scanOne(image: string) {
     try {
-      const previousAttempt = store.markScanning(image, new Date(clock.now()));
+      const previousAttempt = await store.markScanning(image, new Date(clock.now()));
       const result = await scan(image, stopping.signal);
       if (stopping.signal.aborted) return;
       if ("scannerUnavailable" in result) {
-        scannerUnavailable(image, result.scannerUnavailable, previousAttempt);
+        await scannerUnavailable(image, result.scannerUnavailable, previousAttempt);
         onFinished({ image, outcome: "scanner-unavailable" });
         return;
       }
       if (result.ok) {
         scannerWorks();
-        const before = store.record(image);
+        const before = await store.record(image);
         const previous = before?.scannedAt ? before.vulnerabilities : null;
-        store.markDone(image, result.report, new Date(clock.now()));
+        await store.markDone(image, result.report, new Date(clock.now()));
         logger.debug({ image, counts: result.report.counts }, "image scanned");
         onFinished({ image, outcome: "done", report: result.report, previous });
       } else {
         if (!scanner.available) probeAgain = true;
-        store.markFailed(image, result.errorKind, result.error);
+        await store.markFailed(image, result.errorKind, result.error);
         logger.info({ image, errorKind: result.errorKind, error: result.error }, "image scan failed");
         onFinished({ image, outcome: "failed", errorKind: result.errorKind });
       }
@@ -142,19 +142,27 @@ export function createScanQueue({
   }
 
   return {
-    /** Queues the images not already waiting or running, in the order given. */
-    enqueue(images: Iterable<string>): Enqueued {
+    /**
+     * Queues the images not already waiting or running, in the order given, once they are stored
+     * as queued; throws (queuing none) when the store will not take them.
+     */
+    async enqueue(images: Iterable<string>): Promise<Enqueued> {
       const result: Enqueued = { queued: [], alreadyQueued: [] };
       if (stopping.signal.aborted) return result;
       for (const image of new Set(images)) {
         (isQueued(image) ? result.alreadyQueued : result.queued).push(image);
       }
       if (result.queued.length === 0) return result;
-      store.markQueued(result.queued, new Date(clock.now()));
-      for (const image of result.queued) {
-        waiting.push(image);
-        waitingSet.add(image);
+      // Taken at once, so that a call while this one writes finds them already queued.
+      for (const image of result.queued) waitingSet.add(image);
+      try {
+        await store.markQueued(result.queued, new Date(clock.now()));
+      } catch (error) {
+        for (const image of result.queued) waitingSet.delete(image);
+        throw error;
       }
+      if (stopping.signal.aborted) return result;
+      waiting.push(...result.queued);
       pump();
       return result;
     },
@@ -190,7 +198,7 @@ export function createScanQueue({
       waiting.length = 0;
       waitingSet.clear();
       try {
-        store.interruptUnfinished();
+        await store.interruptUnfinished();
       } catch (error) {
         logger.error({ err: error }, "unfinished image scans could not be marked interrupted");
       }

@@ -1,8 +1,9 @@
-import { join } from "node:path";
 import { maxOverlappingRuns } from "@stackgate/simulators";
-import Sqlite from "better-sqlite3";
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { imageScan } from "../db/schema.ts";
 import { manualClock } from "../testing/clock.ts";
+import { openDatabaseOfDataDir } from "../testing/database.ts";
 import { type ScanBench, startScanBench, zeroCounts } from "../testing/scan-kit.ts";
 
 let bench: ScanBench | undefined;
@@ -14,13 +15,16 @@ afterEach(async () => {
 
 const oneService = (name: string, image: string) => ({ name, services: [{ service: "app", image }] });
 
-/** The image_scan rows straight from the SQLite file, as a restarted backend would read them. */
-function storedRows(dataDir: string) {
-  const sqlite = new Sqlite(join(dataDir, "db.sqlite"), { readonly: true });
+/** The image_scan rows straight from the database, as a restarted backend would read them. */
+async function storedRows(dataDir: string) {
+  const database = await openDatabaseOfDataDir(dataDir);
   try {
-    return sqlite.prepare("SELECT image, status FROM image_scan ORDER BY image").all();
+    return await database.db
+      .select({ image: imageScan.image, status: imageScan.status })
+      .from(imageScan)
+      .orderBy(imageScan.image);
   } finally {
-    sqlite.close();
+    await database.close();
   }
 }
 
@@ -216,7 +220,7 @@ describe("restarts", () => {
     await bench.app.close({ keepData: true });
     expect(performance.now() - started).toBeLessThan(5000);
     expect(bench.runs().map((run) => run.outcome)).toEqual(["terminated", "terminated"]);
-    expect(storedRows(dataDir)).toEqual(images.map((image) => ({ image, status: "interrupted" })));
+    expect(await storedRows(dataDir)).toEqual(images.map((image) => ({ image, status: "interrupted" })));
 
     process.env.STANDIN_TRIVY_SLOW_MS = "10";
     await bench.restart();
@@ -233,13 +237,15 @@ describe("restarts", () => {
     const { dataDir } = bench.app;
     await bench.app.close({ keepData: true });
     // What a killed process leaves behind: a row still marked scanning.
-    const sqlite = new Sqlite(join(dataDir, "db.sqlite"));
-    sqlite.prepare("UPDATE image_scan SET status = 'scanning' WHERE image = ?").run(image);
-    sqlite.close();
+    const database = await openDatabaseOfDataDir(dataDir);
+    await database.db.transaction((tx) =>
+      tx.update(imageScan).set({ status: "scanning" }).where(eq(imageScan.image, image)),
+    );
+    await database.close();
     bench.clearRuns();
 
     await bench.restart();
-    expect(storedRows(dataDir)).toEqual([{ image, status: "interrupted" }]);
+    expect(await storedRows(dataDir)).toEqual([{ image, status: "interrupted" }]);
     expect(bench.app.logLines.some((line) => line.includes('"interrupted":1'))).toBe(true);
     await bench.images();
     await bench.idle();

@@ -40,7 +40,7 @@ export type StackVisibility = (stack: string) => boolean;
 /** How long finished deploys are gathered before their stacks are looked up together. */
 const DEPLOY_LOOKUP_GATHER_MS = 50;
 
-export function createScanService({
+export async function createScanService({
   db,
   clock,
   logger,
@@ -64,7 +64,7 @@ export function createScanService({
   onFinished?: (finished: ScanFinished, stacksUsing: () => Promise<string[]>) => unknown;
 }) {
   const store = createScanStore(db);
-  const interrupted = store.interruptUnfinished();
+  const interrupted = await store.interruptUnfinished();
   if (interrupted > 0)
     logger.info({ interrupted }, "image scans cut off by the last stop will be queued again");
 
@@ -107,9 +107,9 @@ export function createScanService({
     return seen;
   };
 
-  const queueFirstScans = (images: Iterable<string>) => {
-    const records = store.summaries();
-    queue.enqueue([...images].filter((image) => needsFirstScan(records.get(image))));
+  const queueFirstScans = async (images: Iterable<string>) => {
+    const records = await store.summaries();
+    await queue.enqueue([...images].filter((image) => needsFirstScan(records.get(image))));
     queue.retryScanner();
   };
 
@@ -119,7 +119,7 @@ export function createScanService({
       if (signal.aborted) return;
       const plan = planSweep({
         images: stacksByImage(listed).keys(),
-        records: store.summaries(),
+        records: await store.summaries(),
         now: clock.now(),
         rescanIntervalMs: sweep.rescanIntervalMs,
       });
@@ -129,8 +129,8 @@ export function createScanService({
           : await lastDeploysSince(connection.requireClient(), plan.deploysSince, logger);
       if (signal.aborted) return;
       // Read again: a request during the upstream calls may have queued some of these images.
-      const deployed = deployedAfterRequest(listed, store.summaries(), deploys);
-      const { queued } = queue.enqueue([...plan.due, ...deployed]);
+      const deployed = deployedAfterRequest(listed, await store.summaries(), deploys);
+      const { queued } = await queue.enqueue([...plan.due, ...deployed]);
       queue.retryScanner();
       logger.info(
         { stacks: listed.length, due: plan.due.length, deployed: deployed.length, queued: queued.length },
@@ -159,7 +159,7 @@ export function createScanService({
     pendingLookup = undefined;
     try {
       const items = await connection.requireClient().findStacks(names);
-      queue.enqueue(items.flatMap((item) => toStack(item).images));
+      await queue.enqueue(items.flatMap((item) => toStack(item).images));
     } catch (error) {
       logger.warn(
         { err: error, stacks: names },
@@ -172,8 +172,8 @@ export function createScanService({
     /** Every image a stack uses, worst first; queues those never scanned or interrupted. */
     async listImages(visible?: StackVisibility) {
       const usage = await imagesInUse(visible);
-      queueFirstScans(usage.keys());
-      const records = store.summaries();
+      await queueFirstScans(usage.keys());
+      const records = await store.summaries();
       return [...usage]
         .map(([image, names]) => presentScan(image, names, records.get(image)))
         .sort(worstFirst);
@@ -183,9 +183,9 @@ export function createScanService({
     async imageDetail(image: string, visible?: StackVisibility) {
       const usage = await imagesInUse(visible);
       const names = usage.get(image);
-      if (names) queueFirstScans([image]);
+      if (names) await queueFirstScans([image]);
       // A scoped key sees only its stacks' images, not every stored scan.
-      const record = visible && !names ? undefined : store.record(image);
+      const record = visible && !names ? undefined : await store.record(image);
       if (!record && !names) throw new UnknownImageError(image);
       return presentScanDetail(image, names ?? [], record);
     },
@@ -195,7 +195,7 @@ export function createScanService({
       const usage = await imagesInUse(visible);
       const unused = [...new Set(images)].filter((image) => !usage.has(image));
       if (unused.length > 0) throw new ImagesNotInUseError(unused);
-      const enqueued = queue.enqueue(images ?? usage.keys());
+      const enqueued = await queue.enqueue(images ?? usage.keys());
       // Someone asked: the scanner may have been fixed just now.
       queue.retryScanner({ now: true });
       return enqueued;
@@ -227,8 +227,8 @@ export function createScanService({
     queueSize: () => queue.size(),
 
     /** Each stored image's severity counts (those of its last successful scan). */
-    vulnerabilityCounts: () =>
-      [...store.summaries()].map(
+    vulnerabilityCounts: async () =>
+      [...(await store.summaries())].map(
         ([image, { critical, high, medium, low, unknown }]) =>
           [image, { critical, high, medium, low, unknown }] as const,
       ),
@@ -241,4 +241,4 @@ export function createScanService({
   };
 }
 
-export type ScanService = ReturnType<typeof createScanService>;
+export type ScanService = Awaited<ReturnType<typeof createScanService>>;

@@ -18,83 +18,83 @@ const ROWS_PER_INSERT = 500;
  * one statement (or one transaction), written before anything else can see the new state.
  */
 export function createScanStore(db: Database) {
+  const update = (image: string, values: Partial<ScanRecord>) =>
+    db.transaction((tx) => tx.update(imageScan).set(values).where(eq(imageScan.image, image)));
+
   return {
     /** Every stored image's record, without vulnerabilities. */
-    summaries(): Map<string, ScanSummary> {
-      const rows = db.select(summaryColumns).from(imageScan).all();
+    async summaries(): Promise<Map<string, ScanSummary>> {
+      const rows = await db.select(summaryColumns).from(imageScan);
       return new Map(rows.map((row) => [row.image, row]));
     },
 
-    record(image: string): ScanRecord | undefined {
-      return db.select().from(imageScan).where(eq(imageScan.image, image)).get();
+    async record(image: string): Promise<ScanRecord | undefined> {
+      const [record] = await db.select().from(imageScan).where(eq(imageScan.image, image));
+      return record;
     },
 
     /** Queued, keeping whatever result the images already have. */
-    markQueued(images: readonly string[], requestedAt: Date) {
-      db.transaction((tx) => {
+    async markQueued(images: readonly string[], requestedAt: Date) {
+      await db.transaction(async (tx) => {
         for (let start = 0; start < images.length; start += ROWS_PER_INSERT) {
           const rows = images
             .slice(start, start + ROWS_PER_INSERT)
             .map((image) => ({ image, status: "queued" as const, requestedAt }));
-          tx.insert(imageScan)
+          await tx
+            .insert(imageScan)
             .values(rows)
             .onConflictDoUpdate({
               target: imageScan.image,
               set: { status: sql`excluded.status`, requestedAt: sql`excluded.requested_at` },
-            })
-            .run();
+            });
         }
       });
     },
 
     /** Returns the previous attempt's time, for `returnToQueue`. */
-    markScanning(image: string, attemptedAt: Date): Date | null {
-      return db.transaction((tx) => {
-        const previous = tx
+    markScanning(image: string, attemptedAt: Date): Promise<Date | null> {
+      return db.transaction(async (tx) => {
+        const [previous] = await tx
           .select({ attemptedAt: imageScan.attemptedAt })
           .from(imageScan)
-          .where(eq(imageScan.image, image))
-          .get();
-        tx.update(imageScan).set({ status: "scanning", attemptedAt }).where(eq(imageScan.image, image)).run();
+          .where(eq(imageScan.image, image));
+        await tx.update(imageScan).set({ status: "scanning", attemptedAt }).where(eq(imageScan.image, image));
         return previous?.attemptedAt ?? null;
       });
     },
 
     /** Back to waiting, as before `markScanning`: the scanner could not be used, so nothing was attempted. */
-    returnToQueue(image: string, attemptedAt: Date | null) {
-      db.update(imageScan).set({ status: "queued", attemptedAt }).where(eq(imageScan.image, image)).run();
+    async returnToQueue(image: string, attemptedAt: Date | null) {
+      await update(image, { status: "queued", attemptedAt });
     },
 
-    markDone(image: string, report: TrivyReportSummary, scannedAt: Date) {
-      db.update(imageScan)
-        .set({
-          status: "done",
-          ...report.counts,
-          fixable: report.fixable,
-          vulnerabilities: report.vulnerabilities,
-          scannedAt,
-          errorKind: null,
-          error: null,
-        })
-        .where(eq(imageScan.image, image))
-        .run();
+    async markDone(image: string, report: TrivyReportSummary, scannedAt: Date) {
+      await update(image, {
+        status: "done",
+        ...report.counts,
+        fixable: report.fixable,
+        vulnerabilities: report.vulnerabilities,
+        scannedAt,
+        errorKind: null,
+        error: null,
+      });
     },
 
     /** Counts, vulnerabilities and scannedAt stay those of the last successful scan (zero without one). */
-    markFailed(image: string, errorKind: TrivyErrorKind, error: string) {
-      db.update(imageScan)
-        .set({ status: "failed", errorKind, error })
-        .where(eq(imageScan.image, image))
-        .run();
+    async markFailed(image: string, errorKind: TrivyErrorKind, error: string) {
+      await update(image, { status: "failed", errorKind, error });
     },
 
     /** Scans that were waiting or running when the backend stopped; returns how many. */
-    interruptUnfinished(): number {
-      return db
-        .update(imageScan)
-        .set({ status: "interrupted" })
-        .where(inArray(imageScan.status, ["queued", "scanning"]))
-        .run().changes;
+    async interruptUnfinished(): Promise<number> {
+      const interrupted = await db.transaction((tx) =>
+        tx
+          .update(imageScan)
+          .set({ status: "interrupted" })
+          .where(inArray(imageScan.status, ["queued", "scanning"]))
+          .returning({ image: imageScan.image }),
+      );
+      return interrupted.length;
     },
   };
 }

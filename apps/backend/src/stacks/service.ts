@@ -49,7 +49,7 @@ export function createStackService({
           await client.waitForUpdate(update, { deadline });
         }
         await client.deleteStack(stack);
-        audit.recordChange({ by, action: "stack.deleted", target: stack });
+        await audit.recordChange({ by, action: "stack.deleted", target: stack });
       });
     },
 
@@ -61,7 +61,12 @@ export function createStackService({
 
     async setPollForUpdates(stack: string, enabled: boolean, by: Actor) {
       await connection.requireClient().updateStack(stack, { poll_for_updates: enabled });
-      audit.recordChange({ by, action: "stack.poll-for-updates-set", target: stack, detail: { enabled } });
+      await audit.recordChange({
+        by,
+        action: "stack.poll-for-updates-set",
+        target: stack,
+        detail: { enabled },
+      });
     },
   };
 }

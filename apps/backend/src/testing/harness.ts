@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +8,7 @@ import { createBackend } from "../app.ts";
 import { type Clock, systemClock } from "../platform/clock.ts";
 import { loadConfig } from "../platform/config.ts";
 import { createLogger } from "../platform/logger.ts";
+import { createTestDatabase, TEST_POSTGRES_URL } from "./postgres.ts";
 
 export const ADMIN = { email: "admin@example.test", password: "canary-Password-7f3a9", name: "Ada Admin" };
 export const APP_ORIGIN = "http://localhost:8080";
@@ -20,8 +21,22 @@ export interface TestBackendOptions {
 }
 
 /**
- * Starts the real backend on a free port over a fresh SQLite file, capturing its log
- * lines so tests can read them (and prove secrets never reach them).
+ * In the "postgres" test project, each data directory's database: a new one on the test server,
+ * noted in the directory so that a backend restarted over it finds the same data. Elsewhere none
+ * (SQLite in the data directory).
+ */
+async function postgresDatabaseFor(dataDir: string): Promise<Record<string, string>> {
+  const server = process.env[TEST_POSTGRES_URL];
+  if (!server) return {};
+  const note = join(dataDir, "test-database-url");
+  if (!existsSync(note)) writeFileSync(note, await createTestDatabase(server));
+  return { DATABASE_URL: readFileSync(note, "utf8") };
+}
+
+/**
+ * Starts the real backend on a free port over a fresh database (SQLite, or PostgreSQL in the
+ * "postgres" test project), capturing its log lines so tests can read them (and prove secrets
+ * never reach them).
  */
 export async function startTestBackend({ env = {}, clock = systemClock, dataDir }: TestBackendOptions = {}) {
   const directory = dataDir ?? mkdtempSync(join(tmpdir(), "stackgate-test-"));
@@ -35,6 +50,7 @@ export async function startTestBackend({ env = {}, clock = systemClock, dataDir 
     SEED_ADMIN_EMAIL: ADMIN.email,
     SEED_ADMIN_PASSWORD: ADMIN.password,
     SEED_ADMIN_NAME: ADMIN.name,
+    ...(await postgresDatabaseFor(directory)),
     ...env,
   });
   const backend = await createBackend({ config, logger, clock });

@@ -37,7 +37,7 @@ const stringClaim = (claims: Record<string, unknown>, name: string) => {
  * active admin keeps the admin role (as an admin's change would be refused), with a warning.
  * New people, used invitations and changed roles are recorded in the audit log.
  */
-export function decidePerson({
+export async function decidePerson({
   db,
   audit,
   config,
@@ -51,7 +51,7 @@ export function decidePerson({
   clock: Clock;
   claims: Record<string, unknown>;
   invitationToken: string | undefined;
-}): PersonDecision {
+}): Promise<PersonDecision> {
   const sub = stringClaim(claims, "sub") ?? "";
   const email = stringClaim(claims, "email")?.toLowerCase();
   const emailVerified = claims.email_verified === true;
@@ -59,17 +59,16 @@ export function decidePerson({
   const now = new Date(clock.now());
   const warnings: string[] = [];
 
-  return db.transaction((tx) => {
-    const linked = tx
+  return db.transaction(async (tx): Promise<PersonDecision> => {
+    const [linked] = await tx
       .select({ userId: account.userId })
       .from(account)
-      .where(and(eq(account.providerId, SSO_PROVIDER_ID), eq(account.accountId, sub)))
-      .get();
-    let person = linked
-      ? tx.select().from(user).where(eq(user.id, linked.userId)).get()
+      .where(and(eq(account.providerId, SSO_PROVIDER_ID), eq(account.accountId, sub)));
+    let [person] = linked
+      ? await tx.select().from(user).where(eq(user.id, linked.userId))
       : email
-        ? tx.select().from(user).where(sql`lower(${user.email}) = ${email}`).get()
-        : undefined;
+        ? await tx.select().from(user).where(sql`lower(${user.email}) = ${email}`)
+        : [];
     if (person && !linked && !emailVerified) {
       return {
         kind: "refused",
@@ -80,9 +79,9 @@ export function decidePerson({
     if (person?.disabled)
       return { kind: "refused", refusal: "disabled", detail: "the person is disabled" } as const;
 
-    const invited =
+    const [invited] =
       !person && invitationToken
-        ? tx
+        ? await tx
             .select()
             .from(invitation)
             .where(
@@ -93,8 +92,7 @@ export function decidePerson({
                 gt(invitation.expiresAt, now),
               ),
             )
-            .get()
-        : undefined;
+        : [];
     const role = mappedRole ?? invited?.role ?? config.defaultRole;
     if (!role) {
       return invitationToken && !person && !invited
@@ -118,10 +116,17 @@ export function decidePerson({
         0,
         64,
       );
-      const id = createPerson(tx, { email, name, role, roleFromSso: mappedRole !== null, emailVerified });
-      person = tx.select().from(user).where(eq(user.id, id)).get()!;
+      const id = await createPerson(tx, {
+        email,
+        name,
+        role,
+        roleFromSso: mappedRole !== null,
+        emailVerified,
+      });
+      [person] = await tx.select().from(user).where(eq(user.id, id));
+      if (!person) throw new Error("the new person was not stored");
       const newcomer = { id, name };
-      audit.recordChange(
+      await audit.recordChange(
         {
           by: newcomer,
           action: "user.joined-with-sso",
@@ -131,8 +136,8 @@ export function decidePerson({
         tx,
       );
       if (invited) {
-        tx.update(invitation).set({ acceptedAt: now }).where(eq(invitation.id, invited.id)).run();
-        audit.recordChange(
+        await tx.update(invitation).set({ acceptedAt: now }).where(eq(invitation.id, invited.id));
+        await audit.recordChange(
           {
             by: newcomer,
             action: "invitation.accepted",
@@ -144,27 +149,25 @@ export function decidePerson({
       }
     }
     if (!linked) {
-      tx.insert(account)
-        .values({
-          id: randomUUID(),
-          accountId: sub,
-          providerId: SSO_PROVIDER_ID,
-          userId: person.id,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .run();
+      await tx.insert(account).values({
+        id: randomUUID(),
+        accountId: sub,
+        providerId: SSO_PROVIDER_ID,
+        userId: person.id,
+        createdAt: now,
+        updatedAt: now,
+      });
     }
     let applied = role;
-    if (role !== person.role && person.role === "admin" && isLastActiveAdmin(tx, person.id)) {
+    if (role !== person.role && person.role === "admin" && (await isLastActiveAdmin(tx, person.id))) {
       applied = "admin";
       warnings.push(
         `${person.email} is the last active admin and keeps the admin role although ${config.roleClaim} maps to ${role}`,
       );
     } else if (role !== person.role || person.roleFromSso !== (mappedRole !== null)) {
-      setRole(tx, person.id, role, { fromSso: mappedRole !== null });
+      await setRole(tx, person.id, role, { fromSso: mappedRole !== null });
       if (!created && role !== person.role) {
-        audit.recordChange(
+        await audit.recordChange(
           {
             by: { id: person.id, name: person.name },
             action: "user.role-changed",

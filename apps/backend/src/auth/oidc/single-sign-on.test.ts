@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
-import Sqlite from "better-sqlite3";
 import { eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invitation, user } from "../../db/schema.ts";
 import { manualClock } from "../../testing/clock.ts";
@@ -40,9 +38,9 @@ const signIn = (login: string, account: ProviderAccount, options: { startQuery?:
 };
 
 /** The test's own connection to the backend's database, to look at and arrange people directly. */
-const databaseOf = (backend: TestBackend) => drizzle(new Sqlite(backend.config.databasePath));
-const personByEmail = (email: string) =>
-  databaseOf(app).select().from(user).where(eq(user.email, email)).get();
+const databaseOf = (backend: TestBackend) => backend.backend.db;
+const personByEmail = async (email: string) =>
+  (await databaseOf(app).select().from(user).where(eq(user.email, email)))[0];
 
 const sessionOf = async (cookie: string) =>
   (await app.request("/api/auth/get-session", { headers: { cookie } })).json;
@@ -96,7 +94,7 @@ describe("single sign-on with a real OpenID Provider", () => {
     const session = await sessionOf(first.cookie);
     expect(session.user).toMatchObject({ email: "grace@example.test", name: "Grace Hopper" });
     expect(first.cookie).toMatch(/session_token=/);
-    const stored = personByEmail("grace@example.test")!;
+    const stored = (await personByEmail("grace@example.test"))!;
     expect(stored).toMatchObject({ role: "deployer", roleFromSso: true });
     expect(stored.lastSignInAt).toBeInstanceOf(Date);
 
@@ -107,7 +105,7 @@ describe("single sign-on with a real OpenID Provider", () => {
       groups: ["everyone", "stackgate-admins"],
     });
     expect(second.location).toBe("/");
-    expect(personByEmail("grace@example.test")).toMatchObject({
+    expect(await personByEmail("grace@example.test")).toMatchObject({
       id: stored.id,
       role: "admin",
       roleFromSso: true,
@@ -129,7 +127,7 @@ describe("single sign-on with a real OpenID Provider", () => {
     });
     expect(result.location).toBe("/sign-in?sso_error=no-role");
     expect(result.cookie).not.toMatch(/session_token/);
-    expect(personByEmail("nobody@example.test")).toBeUndefined();
+    expect(await personByEmail("nobody@example.test")).toBeUndefined();
     expect(app.logLines.join("\n")).toMatch(
       /single sign-on refused.*no-role|no-role.*single sign-on refused/,
     );
@@ -161,12 +159,14 @@ describe("single sign-on with a real OpenID Provider", () => {
     });
     expect(result.location).toBe("/sign-in?sso_error=unverified-email");
     expect(result.cookie).not.toMatch(/session_token/);
-    expect(personByEmail("linus@example.test")).toMatchObject({ roleFromSso: false });
+    expect(await personByEmail("linus@example.test")).toMatchObject({ roleFromSso: false });
   });
 
   it("refuses a disabled person", async () => {
     await signIn("sub-dora", { email: "dora@example.test", email_verified: true, groups: ["everyone"] });
-    databaseOf(app).update(user).set({ disabled: true }).where(eq(user.email, "dora@example.test")).run();
+    await databaseOf(app).transaction((tx) =>
+      tx.update(user).set({ disabled: true }).where(eq(user.email, "dora@example.test")),
+    );
     const result = await signIn("sub-dora", {
       email: "dora@example.test",
       email_verified: true,
@@ -178,26 +178,25 @@ describe("single sign-on with a real OpenID Provider", () => {
   it("lets an invited person join with the invitation's role when no group maps, and uses the invitation up", async () => {
     const token = "invitation-token-for-ivy-0123456789";
     const tokenHash = createHash("sha256").update(token).digest("hex");
-    databaseOf(app)
-      .insert(invitation)
-      .values({
+    await databaseOf(app).transaction((tx) =>
+      tx.insert(invitation).values({
         id: "inv-ivy",
         email: "ivy@example.test",
         role: "deployer",
         tokenHash,
         invitedByName: ADMIN.name,
         expiresAt: new Date(Date.now() + 86_400_000),
-      })
-      .run();
+      }),
+    );
     const joined = await signIn(
       "sub-ivy",
       { email: "ivy@example.test", email_verified: true, groups: [] },
       { startQuery: `?invitation=${token}` },
     );
     expect(joined.location).toBe("/");
-    expect(personByEmail("ivy@example.test")).toMatchObject({ role: "deployer", roleFromSso: false });
+    expect(await personByEmail("ivy@example.test")).toMatchObject({ role: "deployer", roleFromSso: false });
     expect(
-      databaseOf(app).select().from(invitation).where(eq(invitation.id, "inv-ivy")).get()?.acceptedAt,
+      (await databaseOf(app).select().from(invitation).where(eq(invitation.id, "inv-ivy")))[0]?.acceptedAt,
     ).toBeInstanceOf(Date);
     const reused = await signIn(
       "sub-ivan",
@@ -382,17 +381,16 @@ describe("password sign-in turned off", () => {
 
   it("refuses accepting an invitation with a password, before anything is written", async () => {
     const token = "invitation-token-for-quinn-0123456789";
-    databaseOf(passwordless)
-      .insert(invitation)
-      .values({
+    await databaseOf(passwordless).transaction((tx) =>
+      tx.insert(invitation).values({
         id: "inv-quinn",
         email: "quinn@example.test",
         role: "viewer",
         tokenHash: createHash("sha256").update(token).digest("hex"),
         invitedByName: ADMIN.name,
         expiresAt: new Date(Date.now() + 86_400_000),
-      })
-      .run();
+      }),
+    );
     const refused = await passwordless.request("/api/v0/invitations/accept", {
       method: "POST",
       json: { token, name: "Quinn", password: "a-long-enough-password" },
@@ -400,8 +398,10 @@ describe("password sign-in turned off", () => {
     expect(refused.status).toBe(403);
     expect(refused.json.message).toMatch(/PASSWORD_SIGN_IN=false.*single sign-on/);
     const db = databaseOf(passwordless);
-    expect(db.select().from(user).where(eq(user.email, "quinn@example.test")).get()).toBeUndefined();
-    expect(db.select().from(invitation).where(eq(invitation.id, "inv-quinn")).get()?.acceptedAt).toBeNull();
+    expect(await db.select().from(user).where(eq(user.email, "quinn@example.test"))).toEqual([]);
+    expect(
+      (await db.select().from(invitation).where(eq(invitation.id, "inv-quinn")))[0]?.acceptedAt,
+    ).toBeNull();
   });
 
   it("never demotes the last active admin: they keep the admin role, with a warning in the log", async () => {
@@ -412,7 +412,7 @@ describe("password sign-in turned off", () => {
       login: "sub-root",
     });
     expect(result.location).toBe("/");
-    const stored = databaseOf(passwordless).select().from(user).where(eq(user.email, ADMIN.email)).get();
+    const [stored] = await databaseOf(passwordless).select().from(user).where(eq(user.email, ADMIN.email));
     expect(stored).toMatchObject({ role: "admin" });
     expect(passwordless.logLines.join("\n")).toMatch(/last active admin and keeps the admin role/);
   });

@@ -241,7 +241,7 @@ export function singleSignOnPlugin(sso: SingleSignOn | null) {
           if ("problem" in verified) return refuse("invalid-response", verified.problem);
           const { claims, idToken } = verified;
 
-          const decision = sso.decide(claims, started.invitation);
+          const decision = await sso.decide(claims, started.invitation);
           if (decision.kind === "refused") return refuse(decision.refusal, decision.detail);
           for (const warning of decision.warnings) logger.warn(`single sign-on: ${warning}`);
 
