@@ -45,6 +45,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           globalSetup: ["apps/backend/src/testing/postgres-global-setup.ts"],
+          env: { STACKGATE_TEST_ENGINE: "postgres" },
         },
       },
       {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseEnvironmentOf } from "../testing/database.ts";
 import { ADMIN, startTestBackend, type TestBackend } from "../testing/harness.ts";
 
 const script = join(import.meta.dirname, "reset-password.ts");
@@ -12,7 +13,7 @@ function resetPassword(args: string[], dataDir: string) {
   const child = spawn(process.execPath, [script, ...args], {
     env: {
       PATH: process.env.PATH ?? "",
-      DATA_DIR: dataDir,
+      ...databaseEnvironmentOf(dataDir),
       BETTER_AUTH_SECRET: "test-secret-that-is-long-enough-for-better-auth",
     },
   });

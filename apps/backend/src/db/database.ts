@@ -163,6 +163,8 @@ async function openPostgres(url: string): Promise<OpenedDatabase> {
     },
     authAdapter: drizzleAdapter(orm, { provider: "pg", schema: authSchema }),
     serving: () => {},
-    close: () => pool.end(),
+    close: async () => {
+      if (!pool.ended) await pool.end();
+    },
   };
 }

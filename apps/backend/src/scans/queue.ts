@@ -71,26 +71,36 @@ export function createScanQueue({
   /** Nothing runs, and nothing waiting can start: all waiting scans wait for the scanner. */
   const isSettled = () => running.size === 0 && (waiting.length === 0 || !scanner.available);
 
-  function start(image: string) {
+  /** Starts the scan; resolves once it is stored as scanning (or could not be). */
+  function start(image: string): Promise<void> {
     waitingSet.delete(image);
-    const run = scanOne(image).finally(() => {
+    let marked!: () => void;
+    const stored = new Promise<void>((resolve) => {
+      marked = resolve;
+    });
+    const run = scanOne(image, marked).finally(() => {
+      marked();
       running.delete(image);
-      pump();
+      void pump();
     });
     running.set(image, run);
+    return stored;
   }
 
-  function pump() {
+  /** Starts what may start now; resolves once those scans are stored as scanning. */
+  function pump(): Promise<unknown> {
+    const started: Promise<void>[] = [];
     if (!stopping.signal.aborted && scanner.available) {
-      while (running.size < SCAN_CONCURRENCY && waiting.length > 0) start(waiting.shift()!);
+      while (running.size < SCAN_CONCURRENCY && waiting.length > 0) started.push(start(waiting.shift()!));
     } else if (!stopping.signal.aborted && probeAgain && running.size === 0 && waiting.length > 0) {
       probeAgain = false;
-      start(waiting.shift()!);
+      started.push(start(waiting.shift()!));
     }
     if (isSettled()) {
       for (const wake of idleWaiters) wake();
       idleWaiters = [];
     }
+    return Promise.all(started);
   }
 
   async function scannerUnavailable(image: string, reason: string, previousAttempt: Date | null) {
@@ -112,9 +122,10 @@ export function createScanQueue({
     logger.info("the scanner is available again; queued image scans resume");
   }
 
-  async function scanOne(image: string) {
+  async function scanOne(image: string, marked: () => void) {
     try {
       const previousAttempt = await store.markScanning(image, new Date(clock.now()));
+      marked();
       const result = await scan(image, stopping.signal);
       if (stopping.signal.aborted) return;
       if ("scannerUnavailable" in result) {
@@ -163,7 +174,8 @@ export function createScanQueue({
       }
       if (stopping.signal.aborted) return result;
       waiting.push(...result.queued);
-      pump();
+      // Answered once the scans that start now are stored as scanning, so a listing shows them so.
+      await pump();
       return result;
     },
 
@@ -185,7 +197,7 @@ export function createScanQueue({
     retryScanner({ now = false }: { now?: boolean } = {}) {
       if (scanner.available || stopping.signal.aborted || running.size > 0 || waiting.length === 0) return;
       if (!now && clock.now() - lastProbeAt < SCANNER_RETRY_MS) return;
-      start(waiting.shift()!);
+      void start(waiting.shift()!);
     },
 
     /**

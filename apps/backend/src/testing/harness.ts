@@ -8,7 +8,8 @@ import { createBackend } from "../app.ts";
 import { type Clock, systemClock } from "../platform/clock.ts";
 import { loadConfig } from "../platform/config.ts";
 import { createLogger } from "../platform/logger.ts";
-import { createTestDatabase, TEST_POSTGRES_URL } from "./postgres.ts";
+import { databaseNoteOf } from "./database.ts";
+import { createTestDatabase, testPostgresServer } from "./postgres.ts";
 
 export const ADMIN = { email: "admin@example.test", password: "canary-Password-7f3a9", name: "Ada Admin" };
 export const APP_ORIGIN = "http://localhost:8080";
@@ -26,9 +27,9 @@ export interface TestBackendOptions {
  * (SQLite in the data directory).
  */
 async function postgresDatabaseFor(dataDir: string): Promise<Record<string, string>> {
-  const server = process.env[TEST_POSTGRES_URL];
+  const server = testPostgresServer();
   if (!server) return {};
-  const note = join(dataDir, "test-database-url");
+  const note = databaseNoteOf(dataDir);
   if (!existsSync(note)) writeFileSync(note, await createTestDatabase(server));
   return { DATABASE_URL: readFileSync(note, "utf8") };
 }

@@ -17,6 +17,15 @@ import pg from "pg";
 
 /** The environment variable through which test runs on PostgreSQL reach the server (an admin URL). */
 export const TEST_POSTGRES_URL = "STACKGATE_TEST_POSTGRES_URL";
+/**
+ * Set to "postgres" by the "postgres" test project only (vitest.config.ts). The server's URL alone
+ * is not enough: when both projects run together, the unit project's workers inherit it too.
+ */
+export const TEST_ENGINE = "STACKGATE_TEST_ENGINE";
+
+/** The test server's admin URL when this test runs on PostgreSQL; undefined on SQLite. */
+export const testPostgresServer = () =>
+  process.env[TEST_ENGINE] === "postgres" ? process.env[TEST_POSTGRES_URL] : undefined;
 
 /** PostgreSQL's server programs: POSTGRES_BIN_DIR, else Debian's newest (15 or later). */
 export function findPostgresPrograms(): string | undefined {
