@@ -10,6 +10,7 @@ import { createSingleSignOn } from "./auth/oidc/single-sign-on.ts";
 import { seedAdmin } from "./auth/seed-admin.ts";
 import { connectionProcedures } from "./connection/procedures.ts";
 import { createConnectionService } from "./connection/service.ts";
+import { openCluster } from "./db/cluster.ts";
 import { openDatabase } from "./db/database.ts";
 import { deployProcedures } from "./deploy/procedures.ts";
 import { createRunStore } from "./deploy/runs.ts";
@@ -52,6 +53,8 @@ export async function createBackend({
   clock?: Clock;
 }) {
   const database = await openDatabase(config.database);
+  // The other backends on the same database, if any (PostgreSQL): see db/cluster.ts.
+  const cluster = openCluster(config.database, logger);
   const { db } = database;
   const authSecret = resolveAuthSecret(config);
   const secretBox = createSecretBox(authSecret);
@@ -81,6 +84,7 @@ export async function createBackend({
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     logger,
     audit,
+    cluster,
   });
   const notify = createNotifyService({
     db,
@@ -91,9 +95,15 @@ export async function createBackend({
     audit,
   });
   const history = createHistoryService({ db, clock, logger });
-  const events = createDeployEventBus();
-  const komodoRuns = publishKomodoRuns({ connection, events, logger, staleAfterMs: config.deployTimeoutMs });
-  const lanes = createStackLanes();
+  const events = createDeployEventBus({ cluster });
+  const komodoRuns = publishKomodoRuns({
+    connection,
+    events,
+    logger,
+    staleAfterMs: config.deployTimeoutMs,
+    leads: cluster.leads,
+  });
+  const lanes = createStackLanes({ cluster });
   const stacks = createStackService({ connection, lanes, audit });
   const scans = await createScanService({
     db,
@@ -103,6 +113,7 @@ export async function createBackend({
     stacks,
     trivy: config.trivy,
     sweep: config.sweep,
+    leads: cluster.leads,
     onFinished: (finished, stacksUsing) => {
       metrics.scanFinished(finished);
       if (finished.outcome !== "done") return;
@@ -193,6 +204,7 @@ export async function createBackend({
       connection.close();
       apiKeys.close();
       history.close();
+      await cluster.close();
       await database.close();
     },
   };

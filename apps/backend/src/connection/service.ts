@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Actor, AuditService } from "../audit/service.ts";
+import { type Cluster, singleBackend } from "../db/cluster.ts";
 import type { Database } from "../db/database.ts";
 import { upstreamConnection } from "../db/schema.ts";
 import type { Logger } from "../platform/logger.ts";
@@ -69,7 +70,10 @@ export async function createConnectionService({
   upstreamTimeoutMs,
   logger,
   audit,
+  cluster = singleBackend,
 }: {
+  /** The other backends on the database: told of every change, and telling this one of theirs. */
+  cluster?: Cluster;
   db: Database;
   secretBox: SecretBox;
   upstreamTimeoutMs: number;
@@ -122,6 +126,12 @@ export async function createConnectionService({
     );
   };
   await reload();
+  const CHANGED = "connection-changed";
+  cluster.subscribe(CHANGED, () => {
+    reload().catch((error: unknown) =>
+      logger?.warn({ err: error }, "the Komodo connection another backend saved could not be read"),
+    );
+  });
 
   const describe = (row: Row) => ({
     id: row.id,
@@ -184,6 +194,7 @@ export async function createConnectionService({
       candidate.close();
       current = row;
       use(followingClientFor({ url: baseUrl, key, secret }));
+      cluster.publish(CHANGED, null);
       return { connection: describe(row), reachable: error === null, version, error };
     },
 
@@ -199,6 +210,7 @@ export async function createConnectionService({
         );
       });
       await reload();
+      cluster.publish(CHANGED, null);
       return true;
     },
 

@@ -1,12 +1,20 @@
+import { type Cluster, singleBackend } from "../db/cluster.ts";
 import type { DeployEvent, DeployRun, FinishedRun } from "../deploy/run.ts";
 
 type Listener = (event: DeployEvent) => void;
 
+const TOPIC = "deploy-events";
+
+/** A run starting or ending: what backends tell each other. */
+type RunEvent = Extract<DeployEvent, { type: "started" | "finished" }>;
+
 /**
- * Deploy events, held in memory for this backend instance only: the runs in progress and
- * whoever listens right now. Nothing is kept for replay; finished runs live in the history.
+ * Deploy events, held in memory: the runs in progress and whoever listens right now. Nothing is
+ * kept for replay; finished runs live in the history. With several backends on one database, each
+ * tells the others its events, so every event stream carries every deploy; the observers (alerts,
+ * metrics, scans after a deploy) hear only this backend's own, which it alone acts on.
  */
-export function createDeployEventBus() {
+export function createDeployEventBus({ cluster = singleBackend }: { cluster?: Cluster } = {}) {
   const running = new Map<string, DeployRun>();
   const listeners = new Set<Listener>();
   const closeHandlers = new Set<() => void>();
@@ -14,18 +22,23 @@ export function createDeployEventBus() {
   /** Listeners that are not event streams (metrics): not counted by `listenerCount`. */
   const observers = new Set<Listener>();
 
-  const publish = (event: DeployEvent) => {
+  const apply = (event: RunEvent) => {
+    if (event.type === "started") running.set(event.run.id, event.run);
+    else running.delete(event.run.id);
     for (const listener of listeners) listener(event);
-    for (const observer of observers) observer(event);
   };
+  const publish = (event: RunEvent) => {
+    apply(event);
+    for (const observer of observers) observer(event);
+    cluster.publish(TOPIC, event);
+  };
+  const stopHearing = cluster.subscribe(TOPIC, (event) => apply(revive(event as RunEvent)));
 
   return {
     started(run: DeployRun) {
-      running.set(run.id, run);
       publish({ type: "started", run });
     },
     finished(run: FinishedRun) {
-      running.delete(run.id);
       publish({ type: "finished", run });
     },
     running: () => [...running.values()],
@@ -46,6 +59,7 @@ export function createDeployEventBus() {
       return () => closeHandlers.delete(handler);
     },
     close() {
+      stopHearing();
       for (const handler of closeHandlers) handler();
       closeHandlers.clear();
     },
@@ -53,3 +67,11 @@ export function createDeployEventBus() {
 }
 
 export type DeployEventBus = ReturnType<typeof createDeployEventBus>;
+
+/** An event as another backend sent it, its times turned back from JSON strings into dates. */
+function revive(event: RunEvent): RunEvent {
+  const startedAt = new Date(event.run.startedAt);
+  return event.type === "finished"
+    ? { type: "finished", run: { ...event.run, startedAt, finishedAt: new Date(event.run.finishedAt) } }
+    : { type: "started", run: { ...event.run, startedAt } };
+}

@@ -28,7 +28,10 @@ export function publishKomodoRuns({
   events,
   logger,
   staleAfterMs,
+  leads = () => true,
 }: {
+  /** With several backends, only the one that leads publishes them (the others hear it from it). */
+  leads?: () => boolean;
   connection: ConnectionService;
   events: DeployEventBus;
   logger: Logger;
@@ -76,7 +79,7 @@ export function publishKomodoRuns({
 
   async function handle(item: KomodoUpdateListItem, client: KomodoClient): Promise<void> {
     const action = ACTIONS[item.operation];
-    if (item.target.type !== "Stack" || !action) return;
+    if (item.target.type !== "Stack" || !action || !leads()) return;
     if (!running.has(item.id)) {
       const stack = await nameOf(item.target.id, client);
       if (!stack) return;

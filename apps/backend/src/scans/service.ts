@@ -48,8 +48,11 @@ export async function createScanService({
   stacks,
   trivy,
   sweep,
+  leads = () => true,
   onFinished = () => {},
 }: {
+  /** With several backends, only the one that leads sweeps: one round in total, not one per backend. */
+  leads?: () => boolean;
   db: Database;
   clock: Clock;
   logger: Logger;
@@ -114,6 +117,10 @@ export async function createScanService({
   };
 
   async function sweepOnce(signal: AbortSignal) {
+    if (!leads()) {
+      logger.debug("background sweep left to the backend that leads");
+      return;
+    }
     try {
       const listed = await stacks.list();
       if (signal.aborted) return;

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { databaseEnvironmentOf, onPostgres } from "../testing/database.ts";
+import { openEventStream } from "../testing/event-stream.ts";
+import { startConnectedBackend, startTestBackend, type TestBackend } from "../testing/harness.ts";
+
+const UPDATE_MS = 400;
+const SWEEP = { SCANNER_SWEEP_DELAY_SECONDS: "1", SCANNER_SWEEP_INTERVAL_SECONDS: "1" };
+
+// Two backends on one PostgreSQL database, as behind a gateway with BACKEND_URLS.
+describe.skipIf(!onPostgres())("several backends on one PostgreSQL", () => {
+  let world: Awaited<ReturnType<typeof startConnectedBackend>>;
+  let other: TestBackend;
+  beforeAll(async () => {
+    world = await startConnectedBackend({
+      komodo: {
+        stacks: [
+          { name: "web", state: "running" },
+          { name: "shared", state: "running" },
+        ],
+        faults: { updateDelayMs: UPDATE_MS },
+      },
+      env: SWEEP,
+    });
+    const { DATABASE_URL } = databaseEnvironmentOf(world.app.dataDir);
+    other = await startTestBackend({ env: { ...SWEEP, DATABASE_URL: DATABASE_URL! } });
+  });
+  afterAll(async () => {
+    await other?.close();
+    await world?.close();
+  });
+
+  const deployVia = (app: TestBackend, stack: string, headers: Record<string, string> = {}) =>
+    app.request("/api/v0/deploy", {
+      method: "POST",
+      headers: { "x-api-key": world.key, ...headers },
+      json: { stack, action: "pull" },
+    });
+
+  it("every backend's event stream carries every deploy, and lists the runs in progress on the others", async () => {
+    const held = await deployVia(world.app, "web", { prefer: "respond-async" });
+    expect(held.status).toBe(202);
+    const { run } = held.json;
+    const stream = await openEventStream(`${other.url}/api/v0/deploy/events`, { "x-api-key": world.key });
+    try {
+      const subscribed = await stream.next();
+      expect(subscribed).toMatchObject({ type: "subscribed" });
+      expect((subscribed as { running: { id: string }[] }).running.map((running) => running.id)).toContain(
+        run.id,
+      );
+      let finished: { type: string; run: { id: string; success: boolean } } | undefined;
+      while (!finished) {
+        const event = (await stream.next(10_000)) as { type: string; run: { id: string; success: boolean } };
+        if (event.type === "finished" && event.run.id === run.id) finished = event;
+      }
+      expect(finished.run.success).toBe(true);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("runs one deploy of a stack at a time, whichever backend each was sent to", async () => {
+    world.komodo.clearCalls();
+    const answers = await Promise.all(
+      [world.app, other, world.app, other].map((app) => deployVia(app, "shared")),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    const pulls = world.komodo.calls
+      .filter((call) => call.api === "execute" && call.type === "PullStack")
+      .map((call) => call.at)
+      .sort((a, b) => a - b);
+    expect(pulls).toHaveLength(4);
+    // Each pull reached Komodo only once the one before had ended (its Update takes UPDATE_MS).
+    for (let index = 1; index < pulls.length; index++) {
+      expect(pulls[index]! - pulls[index - 1]!).toBeGreaterThanOrEqual(UPDATE_MS * 0.9);
+    }
+  });
+
+  it("sees the Komodo connection another backend saved, and sweeps on one backend only", async () => {
+    const cookie = await other.signIn();
+    const stacks = await other.request("/api/v0/stacks", { headers: { cookie } });
+    expect(stacks.status).toBe(200);
+    const swept = (app: TestBackend) =>
+      app.logLines.filter((line) => line.includes("background sweep done")).length;
+    await vi.waitFor(() => expect(swept(world.app) + swept(other)).toBeGreaterThanOrEqual(2), {
+      timeout: 15_000,
+      interval: 250,
+    });
+    expect(Math.min(swept(world.app), swept(other))).toBe(0);
+  });
+});
