@@ -67,6 +67,7 @@ export async function createBackend({
   const auth = createAuth({
     db,
     authAdapter: database.authAdapter,
+    cluster,
     config,
     secret: authSecret,
     logger,

@@ -1,6 +1,7 @@
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
+import type { Cluster } from "../db/cluster.ts";
 import type { Database, OpenedDatabase } from "../db/database.ts";
 import { user } from "../db/schema.ts";
 import type { Clock } from "../platform/clock.ts";
@@ -16,6 +17,7 @@ const SIGN_IN_PATH = "/sign-in/email";
 export function createAuth({
   db,
   authAdapter,
+  cluster,
   config,
   secret,
   logger,
@@ -25,6 +27,8 @@ export function createAuth({
 }: {
   db: Database;
   authAdapter: OpenedDatabase["authAdapter"];
+  /** The other backends on the database, which count sign-in failures together with this one. */
+  cluster?: Cluster;
   config: Config;
   secret: string;
   logger: Logger;
@@ -33,7 +37,7 @@ export function createAuth({
   /** Single sign-on (OIDC), when configured: served under /api/auth/sso. */
   singleSignOn?: SingleSignOn | null;
 }) {
-  const limiter = createSignInLimiter({ limits: config.signInLimits, clock });
+  const limiter = createSignInLimiter({ limits: config.signInLimits, clock, cluster });
   const signInAttempt = (ctx: { body?: unknown; headers?: Headers }) => {
     const email = (ctx.body as { email?: unknown } | undefined)?.email;
     return {

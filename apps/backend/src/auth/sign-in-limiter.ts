@@ -1,3 +1,4 @@
+import { type Cluster, singleBackend } from "../db/cluster.ts";
 import type { Clock } from "../platform/clock.ts";
 
 export interface SignInLimits {
@@ -65,15 +66,36 @@ function createFailureLog(limit: number, windowMs: number, clock: Clock) {
   };
 }
 
+const FAILED = "sign-in-failed";
+const SUCCEEDED = "sign-in-succeeded";
+
 /**
  * Counts failed sign-ins per account (email) and per client address. Only failures count, so
  * people who type their password right are never slowed down; a success clears its account's
  * failures but not its address's, or one known account would let an address guess others freely.
  */
-export function createSignInLimiter({ limits, clock }: { limits: SignInLimits; clock: Clock }) {
+export function createSignInLimiter({
+  limits,
+  clock,
+  cluster = singleBackend,
+}: {
+  limits: SignInLimits;
+  clock: Clock;
+  /** With several backends, each tells the others its failures and successes: the limits count them all. */
+  cluster?: Cluster;
+}) {
   const byAccount = createFailureLog(limits.failuresPerAccount, limits.windowMs, clock);
   const byAddress = createFailureLog(limits.failuresPerAddress, limits.windowMs, clock);
   const accountName = (email: string) => email.trim().toLowerCase();
+  const recordFailure = (email: string, address: string) => {
+    byAccount.record(accountName(email));
+    byAddress.record(address);
+  };
+  cluster.subscribe(FAILED, (body) => {
+    const { email, address } = body as { email: string; address: string };
+    recordFailure(email, address);
+  });
+  cluster.subscribe(SUCCEEDED, (body) => byAccount.forget(accountName((body as { email: string }).email)));
 
   return {
     /** The lockout that refuses this attempt, or null when it may go ahead. */
@@ -86,11 +108,12 @@ export function createSignInLimiter({ limits, clock }: { limits: SignInLimits; c
         : { scope: "address", retryAfterMs: fromAddress };
     },
     failed(email: string, address: string) {
-      byAccount.record(accountName(email));
-      byAddress.record(address);
+      recordFailure(email, address);
+      cluster.publish(FAILED, { email, address });
     },
     succeeded(email: string) {
       byAccount.forget(accountName(email));
+      cluster.publish(SUCCEEDED, { email });
     },
   };
 }

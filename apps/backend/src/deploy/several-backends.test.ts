@@ -4,7 +4,11 @@ import { openEventStream } from "../testing/event-stream.ts";
 import { startConnectedBackend, startTestBackend, type TestBackend } from "../testing/harness.ts";
 
 const UPDATE_MS = 400;
-const SWEEP = { SCANNER_SWEEP_DELAY_SECONDS: "1", SCANNER_SWEEP_INTERVAL_SECONDS: "1" };
+const ENV = {
+  SCANNER_SWEEP_DELAY_SECONDS: "1",
+  SCANNER_SWEEP_INTERVAL_SECONDS: "1",
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT: "3",
+};
 
 // Two backends on one PostgreSQL database, as behind a gateway with BACKEND_URLS.
 describe.skipIf(!onPostgres())("several backends on one PostgreSQL", () => {
@@ -19,10 +23,10 @@ describe.skipIf(!onPostgres())("several backends on one PostgreSQL", () => {
         ],
         faults: { updateDelayMs: UPDATE_MS },
       },
-      env: SWEEP,
+      env: ENV,
     });
     const { DATABASE_URL } = databaseEnvironmentOf(world.app.dataDir);
-    other = await startTestBackend({ env: { ...SWEEP, DATABASE_URL: DATABASE_URL! } });
+    other = await startTestBackend({ env: { ...ENV, DATABASE_URL: DATABASE_URL! } });
   });
   afterAll(async () => {
     await other?.close();
@@ -86,5 +90,19 @@ describe.skipIf(!onPostgres())("several backends on one PostgreSQL", () => {
       interval: 250,
     });
     expect(Math.min(swept(world.app), swept(other))).toBe(0);
+  });
+
+  it("counts failed sign-ins over all backends", async () => {
+    const attempt = (app: TestBackend) =>
+      app.request("/api/auth/sign-in/email", {
+        method: "POST",
+        json: { email: "admin@example.test", password: "not-the-password" },
+      });
+    expect((await attempt(world.app)).status).toBe(401);
+    expect((await attempt(world.app)).status).toBe(401);
+    expect((await attempt(other)).status).toBe(401);
+    // The third failure reached the first backend too (a notification takes milliseconds).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await attempt(world.app)).status).toBe(429);
   });
 });
