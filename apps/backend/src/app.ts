@@ -42,6 +42,9 @@ import { STACK_LIST_PATH, stackListRoute } from "./stacks/list-route.ts";
 import { stackProcedures } from "./stacks/procedures.ts";
 import { createStackService } from "./stacks/service.ts";
 
+/** How soon a deploy cut off with its backend is recorded as interrupted by another (issue: within 30 s). */
+const INTERRUPTED_CHECK_MS = 10_000;
+
 /** Wires configuration, database, services and HTTP together; main.ts and the tests both start here. */
 export async function createBackend({
   config,
@@ -95,7 +98,7 @@ export async function createBackend({
     alertTimeoutMs: config.alertTimeoutMs,
     audit,
   });
-  const history = createHistoryService({ db, clock, logger });
+  const history = createHistoryService({ db, clock, logger, runner: cluster.id });
   const events = createDeployEventBus({ cluster });
   const komodoRuns = publishKomodoRuns({
     connection,
@@ -136,6 +139,7 @@ export async function createBackend({
     logger,
     deployTimeoutMs: config.deployTimeoutMs,
     lanes,
+    cluster,
   });
   // The bus is the one fan-out of deploy results: event streams, metrics, failure alerts, and scans
   // of a deployed stack's images. Runs from Komodo itself (source "komodo") are neither alerted nor scanned.
@@ -148,6 +152,7 @@ export async function createBackend({
       void scans.queueStackImages(event.run.stack);
   });
   await deploy.recoverInterrupted();
+  const stopWatchingInterrupted = deploy.watchInterrupted(INTERRUPTED_CHECK_MS);
   // Start-up's writes are done: from here on a locked database is answered 503 within moments.
   database.serving();
 
@@ -197,6 +202,7 @@ export async function createBackend({
      * Komodo and the database close.
      */
     async close({ graceMs = 0 }: { graceMs?: number } = {}) {
+      stopWatchingInterrupted();
       await deploy.shutdown(graceMs);
       komodoRuns.close();
       events.close();

@@ -13,6 +13,10 @@ export type ClusterMessage = { topic: string; body: unknown };
  * on one connection of each backend (a backend that dies lets go of them with its connection).
  */
 export interface Cluster {
+  /** This backend, for as long as it runs (a restart is another one). */
+  readonly id: string;
+  /** Whether the backend with this id has stopped (null: a backend from before ids, long gone). */
+  isGone(id: string | null): Promise<boolean>;
   /** Tells every other backend; this one does not hear its own messages. */
   publish(topic: string, body: unknown): void;
   /** Hears the other backends' messages on `topic`; returns the function that stops it. */
@@ -24,23 +28,32 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-/** The only backend on its database (SQLite, or a test of one part). */
-export const singleBackend: Cluster = {
-  publish: () => {},
-  subscribe: () => () => {},
-  exclusive: (_key, work) => work(),
-  leads: () => true,
-  close: async () => {},
-};
+/** The only backend on its database (SQLite, or a test of one part): every other id is gone. */
+export const singleBackend: Cluster = aloneOnTheDatabase();
+
+function aloneOnTheDatabase(): Cluster {
+  const id = randomUUID();
+  return {
+    id,
+    isGone: async (other) => other !== id,
+    publish: () => {},
+    subscribe: () => () => {},
+    exclusive: (_key, work) => work(),
+    leads: () => true,
+    close: async () => {},
+  };
+}
 
 export function openCluster(location: DatabaseLocation, logger: Logger): Cluster {
-  return "postgresUrl" in location ? postgresCluster(location.postgresUrl, logger) : singleBackend;
+  return "postgresUrl" in location ? postgresCluster(location.postgresUrl, logger) : aloneOnTheDatabase();
 }
 
 const CHANNEL = "stackgate";
 // The first key of every advisory lock here: apart from the migration lock (database.ts).
 const LOCKS = 7_326_002;
 const LEADER = 7_326_003;
+/** Each backend holds the lock of its own id for as long as it runs: free means gone. */
+const RUNNERS = 7_326_004;
 /** PostgreSQL's limit on a notification's payload is 8000 bytes. */
 const MAX_PAYLOAD = 7900;
 /** How often a waiting lock or a follower tries again, if no release was heard first. */
@@ -92,6 +105,7 @@ function postgresCluster(url: string, logger: Logger): Cluster {
       try {
         await next.connect();
         await next.query(`LISTEN ${CHANNEL}`);
+        await next.query("SELECT pg_advisory_lock($1, hashtext($2))", [RUNNERS, self]);
       } catch (error) {
         connecting = undefined;
         void next.end().catch(() => {});
@@ -143,6 +157,14 @@ function postgresCluster(url: string, logger: Logger): Cluster {
   void seekLeadership();
 
   return {
+    id: self,
+    async isGone(id) {
+      if (id === null) return true;
+      if (id === self) return false;
+      if (!(await tryLock(RUNNERS, id))) return false;
+      await client?.query("SELECT pg_advisory_unlock($1, hashtext($2))", [RUNNERS, id]);
+      return true;
+    },
     publish,
     subscribe(topic, listener) {
       const forTopic = listeners.get(topic) ?? new Set();

@@ -127,6 +127,7 @@ export const deployHistory = pgTable(
     message: text("message").notNull(),
     running: boolean("running").notNull().default(false),
     step: text("step"),
+    runner: text("runner"),
   },
   (table) => [
     index("deploy_history_created_at_id_idx").on(table.createdAt, table.id),

@@ -155,6 +155,11 @@ export const deployHistory = sqliteTable(
     running: integer("running", { mode: "boolean" }).notNull().default(false),
     /** While running: the step Komodo is on (pull, take-down, deploy), where known. */
     step: text("step"),
+    /**
+     * While running: the backend following it (db/cluster.ts). Once that backend is gone, another
+     * records the action as interrupted. Null on rows from before several backends.
+     */
+    runner: text("runner"),
   },
   (table) => [
     // The history list pages newest first by (createdAt, id), alone or narrowed to one stack,

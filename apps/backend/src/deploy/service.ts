@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Caller } from "../auth/caller.ts";
 import { type ConnectionService, NoConnectionError } from "../connection/service.ts";
+import { type Cluster, singleBackend } from "../db/cluster.ts";
 import type { Transaction } from "../db/database.ts";
 import { databaseOutage } from "../db/outage.ts";
 import type { DeployEventBus } from "../events/bus.ts";
@@ -131,7 +132,10 @@ export function createDeployService({
   deployTimeoutMs,
   lanes,
   logger,
+  cluster = singleBackend,
 }: {
+  /** The other backends on the database: whose running deploys are theirs, and who is gone. */
+  cluster?: Cluster;
   connection: ConnectionService;
   history: HistoryService;
   /** The runs' steps and idempotency keys. */
@@ -223,15 +227,31 @@ export function createDeployService({
     },
 
     /**
-     * Records the actions a previous run of the service left running (it crashed or was killed)
-     * as failed, and publishes each like any failed deploy (so it is alerted too). Called once at start.
+     * Records the actions left running by a backend that is gone (this one's previous run, or
+     * another backend on the database, crashed or killed) as failed, and publishes each like any
+     * failed deploy (so it is alerted too). Called at start, then by `watchInterrupted`.
      */
     async recoverInterrupted() {
-      for (const entry of await history.failInterrupted()) {
+      for (const entry of await history.failInterrupted(cluster.isGone)) {
         const run = runOf(entry);
         logger.warn({ stack: run.stack, action: run.action, startedAt: run.startedAt }, "deploy interrupted");
         events.finished(run);
       }
+    },
+
+    /**
+     * While this backend leads, looks every `everyMs` for actions whose backend is gone meanwhile
+     * (with several backends: one killed while the others run on). Returns the function that stops it.
+     */
+    watchInterrupted(everyMs: number) {
+      const timer = setInterval(() => {
+        if (!cluster.leads()) return;
+        this.recoverInterrupted().catch((error: unknown) =>
+          logger.warn({ err: error }, "interrupted deploys could not be looked for; trying again"),
+        );
+      }, everyMs);
+      timer.unref();
+      return () => clearInterval(timer);
     },
 
     /**

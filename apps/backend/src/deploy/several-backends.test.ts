@@ -1,7 +1,17 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { INTERRUPTED_MESSAGE } from "../history/service.ts";
 import { databaseEnvironmentOf, onPostgres } from "../testing/database.ts";
 import { openEventStream } from "../testing/event-stream.ts";
-import { startConnectedBackend, startTestBackend, type TestBackend } from "../testing/harness.ts";
+import {
+  startConnectedBackend,
+  startTestBackend,
+  TEST_AUTH_SECRET,
+  type TestBackend,
+} from "../testing/harness.ts";
+import { startBackendProcess } from "./backend-process.ts";
 
 const UPDATE_MS = 400;
 const ENV = {
@@ -105,4 +115,50 @@ describe.skipIf(!onPostgres())("several backends on one PostgreSQL", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await attempt(world.app)).status).toBe(429);
   });
+
+  it("records a deploy cut off by a backend killed with kill -9 as interrupted, from a surviving backend, within 30 s", async () => {
+    world.komodo.addStack({ name: "glacial", faults: { updateDelayMs: 120_000 } });
+    const doomed = await startBackendProcess({
+      dataDir: mkdtempSync(join(tmpdir(), "stackgate-doomed-")),
+      adminPassword: "doomed-password-1",
+      env: {
+        ...databaseEnvironmentOf(world.app.dataDir),
+        DATA_DIR: mkdtempSync(join(tmpdir(), "stackgate-doomed-")),
+        BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
+      },
+    });
+    const started = await fetch(`${doomed.url}/api/v0/deploy`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": world.key, prefer: "respond-async" },
+      body: JSON.stringify({ stack: "glacial", action: "pull" }),
+    });
+    expect(started.status).toBe(202);
+    const { run } = (await started.json()) as { run: { id: string } };
+    const stream = await openEventStream(`${world.app.url}/api/v0/deploy/events`, { "x-api-key": world.key });
+    try {
+      const subscribed = (await stream.next()) as { running: { id: string }[] };
+      expect(subscribed.running.map((running) => running.id)).toContain(run.id);
+      doomed.child.kill("SIGKILL");
+      await doomed.exited;
+      const killedAt = Date.now();
+      let finished: { type: string; run: { id: string; success: boolean; message: string } } | undefined;
+      while (!finished) {
+        const event = (await stream.next(30_000)) as typeof finished & {};
+        if (event.type === "finished" && event.run.id === run.id) finished = event;
+      }
+      expect(Date.now() - killedAt).toBeLessThan(30_000);
+      expect(finished.run).toMatchObject({ success: false, message: INTERRUPTED_MESSAGE });
+      const history = await world.app.request(`/api/v0/deploy/runs/${run.id}`, {
+        headers: { "x-api-key": world.key },
+      });
+      expect(history.json.run).toMatchObject({
+        status: "finished",
+        success: false,
+        message: INTERRUPTED_MESSAGE,
+      });
+    } finally {
+      stream.close();
+      doomed.child.kill("SIGKILL");
+    }
+  }, 60_000);
 });

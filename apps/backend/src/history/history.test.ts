@@ -83,7 +83,8 @@ describe("history overview", () => {
 describe("running actions", () => {
   it("are on record but neither listed nor counted until they finish; a restart fails the unfinished", async () => {
     const fresh = await openTestDatabase(directory, "running");
-    const history = createHistoryService({ db: fresh.db, clock });
+    const history = createHistoryService({ db: fresh.db, clock, runner: "backend-a" });
+    const alive = createHistoryService({ db: fresh.db, clock, runner: "backend-b" });
     const started = {
       startedAt: new Date(clock.now()),
       actor: "Ada",
@@ -92,6 +93,7 @@ describe("running actions", () => {
     };
     await history.begin({ id: "done", stack: "web", ...started });
     await history.begin({ id: "cut-off", stack: "api", ...started });
+    await alive.begin({ id: "elsewhere", stack: "db", ...started });
     expect((await history.list()).entries).toEqual([]);
     expect((await history.overview()).total).toBe(0);
 
@@ -102,7 +104,9 @@ describe("running actions", () => {
     ]);
 
     clock.advance(1000);
-    const interrupted = await history.failInterrupted();
+    // Only the actions of the backend that is gone; the other backend's run goes on.
+    const gone = async (runner: string | null) => runner === "backend-a";
+    const interrupted = await history.failInterrupted(gone);
     expect(interrupted).toEqual([expect.objectContaining({ id: "cut-off", stack: "api", running: false })]);
     expect((await history.list()).entries[0]).toMatchObject({
       id: "cut-off",
@@ -110,7 +114,10 @@ describe("running actions", () => {
       message: INTERRUPTED_MESSAGE,
     });
     expect((await history.list()).entries[0]!.createdAt.getTime()).toBe(clock.now());
-    expect(await history.failInterrupted()).toEqual([]);
+    expect(await history.failInterrupted(gone)).toEqual([]);
+    expect(await history.failInterrupted(async (runner) => runner === "backend-b")).toEqual([
+      expect.objectContaining({ id: "elsewhere", running: false }),
+    ]);
     await fresh.close();
   });
 });

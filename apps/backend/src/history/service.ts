@@ -1,5 +1,5 @@
 import { HISTORY_PAGE_LIMIT, type HistoryFilters, type HistoryPosition } from "@stackgate/contract";
-import { and, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Database, Transaction } from "../db/database.ts";
 import { deployHistory } from "../db/schema.ts";
 import { createWriteBehind } from "../db/write-behind.ts";
@@ -105,11 +105,23 @@ export function selectPage(
     .limit(limit);
 }
 
-export function createHistoryService({ db, clock, logger }: { db: Database; clock: Clock; logger?: Logger }) {
+export function createHistoryService({
+  db,
+  clock,
+  logger,
+  runner = null,
+}: {
+  db: Database;
+  clock: Clock;
+  logger?: Logger;
+  /** This backend's id (db/cluster.ts), noted on the actions it runs. */
+  runner?: string | null;
+}) {
   const publicFields = ({
     userId: _userId,
     startedAt: _startedAt,
     running: _running,
+    runner: _runner,
     ...entry
   }: HistoryEntry) => entry;
 
@@ -150,6 +162,7 @@ export function createHistoryService({ db, clock, logger }: { db: Database; cloc
           success: false,
           message: "running",
           running: true,
+          runner,
         });
       await (tx ? write(tx) : db.transaction(write));
     },
@@ -167,8 +180,19 @@ export function createHistoryService({ db, clock, logger }: { db: Database; cloc
       }
     },
 
-    /** Marks the actions a previous run left running (a crash) as failed, and returns them. */
-    failInterrupted(): Promise<HistoryEntry[]> {
+    /**
+     * Marks the actions left running by backends that are gone (a crash, a kill) as failed, and
+     * returns them; those of backends still running them are left alone.
+     */
+    async failInterrupted(isGone: (runner: string | null) => Promise<boolean>): Promise<HistoryEntry[]> {
+      const runners = await db
+        .selectDistinct({ runner: deployHistory.runner })
+        .from(deployHistory)
+        .where(eq(deployHistory.running, true));
+      const gone: (string | null)[] = [];
+      for (const { runner } of runners) if (await isGone(runner)) gone.push(runner);
+      if (gone.length === 0) return [];
+      const named = gone.filter((runner): runner is string => runner !== null);
       return db.transaction((tx) =>
         tx
           .update(deployHistory)
@@ -177,8 +201,17 @@ export function createHistoryService({ db, clock, logger }: { db: Database; cloc
             success: false,
             message: INTERRUPTED_MESSAGE,
             createdAt: new Date(clock.now()),
+            runner: null,
           })
-          .where(eq(deployHistory.running, true))
+          .where(
+            and(
+              eq(deployHistory.running, true),
+              or(
+                named.length > 0 ? inArray(deployHistory.runner, named) : undefined,
+                gone.includes(null) ? isNull(deployHistory.runner) : undefined,
+              ),
+            ),
+          )
           .returning(),
       );
     },

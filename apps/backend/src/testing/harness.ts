@@ -13,6 +13,8 @@ import { createTestDatabase, testPostgresServer } from "./postgres.ts";
 
 export const ADMIN = { email: "admin@example.test", password: "canary-Password-7f3a9", name: "Ada Admin" };
 export const APP_ORIGIN = "http://localhost:8080";
+/** Every test backend's BETTER_AUTH_SECRET: backends sharing a database must share it. */
+export const TEST_AUTH_SECRET = "test-secret-that-is-long-enough-for-better-auth";
 
 export interface TestBackendOptions {
   env?: Record<string, string>;
@@ -47,7 +49,7 @@ export async function startTestBackend({ env = {}, clock = systemClock, dataDir 
     NODE_ENV: "test",
     DATA_DIR: directory,
     APP_URL: APP_ORIGIN,
-    BETTER_AUTH_SECRET: "test-secret-that-is-long-enough-for-better-auth",
+    BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
     SEED_ADMIN_EMAIL: ADMIN.email,
     SEED_ADMIN_PASSWORD: ADMIN.password,
     SEED_ADMIN_NAME: ADMIN.name,

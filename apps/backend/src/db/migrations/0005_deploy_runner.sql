@@ -1,0 +1,1 @@
+ALTER TABLE `deploy_history` ADD `runner` text;
