@@ -141,9 +141,10 @@ describe.skipIf(!onPostgres())("several backends on one PostgreSQL", () => {
       doomed.child.kill("SIGKILL");
       await doomed.exited;
       const killedAt = Date.now();
-      let finished: { type: string; run: { id: string; success: boolean; message: string } } | undefined;
+      type RunEvent = { type: string; run: { id: string; success: boolean; message: string } };
+      let finished: RunEvent | undefined;
       while (!finished) {
-        const event = (await stream.next(30_000)) as typeof finished & {};
+        const event = (await stream.next(30_000)) as RunEvent;
         if (event.type === "finished" && event.run.id === run.id) finished = event;
       }
       expect(Date.now() - killedAt).toBeLessThan(30_000);
