@@ -117,7 +117,7 @@ export async function createBackend({
     stacks,
     trivy: config.trivy,
     sweep: config.sweep,
-    leads: cluster.leads,
+    cluster,
     onFinished: (finished, stacksUsing) => {
       metrics.scanFinished(finished);
       if (finished.outcome !== "done") return;

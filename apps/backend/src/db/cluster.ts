@@ -25,6 +25,8 @@ export interface Cluster {
   exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
   /** Whether this backend does the work done once for the whole service (sweeps, Komodo's own runs). */
   leads(): boolean;
+  /** Calls `listener` each time this backend starts to lead (at once, if it leads already). */
+  onLead(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ function aloneOnTheDatabase(): Cluster {
     subscribe: () => () => {},
     exclusive: (_key, work) => work(),
     leads: () => true,
+    onLead: (listener) => listener(),
     close: async () => {},
   };
 }
@@ -69,6 +72,7 @@ function postgresCluster(url: string, logger: Logger): Cluster {
   let client: pg.Client | undefined;
   let connecting: Promise<pg.Client> | undefined;
   let leading = false;
+  const leadListeners = new Set<() => void>();
   let closed = false;
   let leadershipTimer: NodeJS.Timeout | undefined;
 
@@ -146,7 +150,10 @@ function postgresCluster(url: string, logger: Logger): Cluster {
     try {
       if (!leading && (await tryLock(LEADER, "leader"))) {
         leading = true;
-        logger.info("this backend leads: it runs the background sweep and publishes Komodo's own runs");
+        logger.info(
+          "this backend leads: it runs the background sweep, the image scans and publishes Komodo's own runs",
+        );
+        for (const listener of leadListeners) listener();
       }
     } catch {
       // The database is away; try again later.
@@ -199,6 +206,10 @@ function postgresCluster(url: string, logger: Logger): Cluster {
       }
     },
     leads: () => leading,
+    onLead(listener) {
+      leadListeners.add(listener);
+      if (leading) listener();
+    },
     async close() {
       closed = true;
       clearTimeout(leadershipTimer);

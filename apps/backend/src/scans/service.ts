@@ -1,11 +1,12 @@
 import { type ConnectionService, NoConnectionError } from "../connection/service.ts";
+import { type Cluster, singleBackend } from "../db/cluster.ts";
 import type { Database } from "../db/database.ts";
 import type { Clock } from "../platform/clock.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/logger.ts";
 import { type StackService, toStack } from "../stacks/service.ts";
 import { UpstreamError } from "../upstream/komodo-client.ts";
-import { createScanQueue, type ScanFinished } from "./queue.ts";
+import { createScanQueue, type Enqueued, type ScanFinished } from "./queue.ts";
 import { presentScan, presentScanDetail, worstFirst } from "./records.ts";
 import { createScanStore } from "./store.ts";
 import {
@@ -48,11 +49,15 @@ export async function createScanService({
   stacks,
   trivy,
   sweep,
-  leads = () => true,
+  cluster = singleBackend,
   onFinished = () => {},
 }: {
-  /** With several backends, only the one that leads sweeps: one round in total, not one per backend. */
-  leads?: () => boolean;
+  /**
+   * The other backends on the database. Only the one that leads sweeps (one round in total) and
+   * scans (two at a time over all, never one image twice); the others store what they are asked to
+   * scan as queued and tell it. A backend that starts to lead takes over what was left queued.
+   */
+  cluster?: Cluster;
   db: Database;
   clock: Clock;
   logger: Logger;
@@ -67,9 +72,7 @@ export async function createScanService({
   onFinished?: (finished: ScanFinished, stacksUsing: () => Promise<string[]>) => unknown;
 }) {
   const store = createScanStore(db);
-  const interrupted = await store.interruptUnfinished();
-  if (interrupted > 0)
-    logger.info({ interrupted }, "image scans cut off by the last stop will be queued again");
+  const leads = cluster.leads;
 
   const followUps = new Set<Promise<unknown>>();
   const stacksUsing = (image: string) => async () => (await imagesInUse()).get(image) ?? [];
@@ -95,6 +98,46 @@ export async function createScanService({
     },
   });
 
+  const QUEUED = "scans-queued";
+  /** Queues on this backend when it leads; elsewhere stores the images as queued and tells the one that leads. */
+  async function enqueue(images: Iterable<string>): Promise<Enqueued> {
+    if (leads()) return queue.enqueue(images);
+    const records = await store.summaries();
+    const result: Enqueued = { queued: [], alreadyQueued: [] };
+    for (const image of new Set(images)) {
+      const status = records.get(image)?.status;
+      (status === "queued" || status === "scanning" ? result.alreadyQueued : result.queued).push(image);
+    }
+    if (result.queued.length > 0) {
+      await store.markQueued(result.queued, new Date(clock.now()));
+      cluster.publish(QUEUED, result.queued);
+    }
+    return result;
+  }
+  cluster.subscribe(QUEUED, (images) => {
+    if (!leads()) return;
+    queue
+      .enqueue(images as string[])
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, "image scans another backend asked for could not be queued"),
+      );
+  });
+
+  // Scans left queued or running (by this backend's last run, or by a backend that led and is gone)
+  // are stored as interrupted when this one starts to lead: the next listing or sweep queues them again.
+  let tookLead: Promise<void> = Promise.resolve();
+  cluster.onLead(() => {
+    tookLead = store.interruptUnfinished().then(
+      (interrupted) => {
+        if (interrupted > 0)
+          logger.info({ interrupted }, "image scans cut off by the last stop will be queued again");
+      },
+      (error: unknown) =>
+        logger.warn({ err: error }, "unfinished image scans could not be marked interrupted"),
+    );
+  });
+  await tookLead;
+
   /**
    * Image → names of the stacks using it, live from Komodo; with `visible` (a scoped API key's
    * stacks), only those stacks and the images they use.
@@ -112,7 +155,7 @@ export async function createScanService({
 
   const queueFirstScans = async (images: Iterable<string>) => {
     const records = await store.summaries();
-    await queue.enqueue([...images].filter((image) => needsFirstScan(records.get(image))));
+    await enqueue([...images].filter((image) => needsFirstScan(records.get(image))));
     queue.retryScanner();
   };
 
@@ -137,7 +180,7 @@ export async function createScanService({
       if (signal.aborted) return;
       // Read again: a request during the upstream calls may have queued some of these images.
       const deployed = deployedAfterRequest(listed, await store.summaries(), deploys);
-      const { queued } = await queue.enqueue([...plan.due, ...deployed]);
+      const { queued } = await enqueue([...plan.due, ...deployed]);
       queue.retryScanner();
       logger.info(
         { stacks: listed.length, due: plan.due.length, deployed: deployed.length, queued: queued.length },
@@ -166,7 +209,7 @@ export async function createScanService({
     pendingLookup = undefined;
     try {
       const items = await connection.requireClient().findStacks(names);
-      await queue.enqueue(items.flatMap((item) => toStack(item).images));
+      await enqueue(items.flatMap((item) => toStack(item).images));
     } catch (error) {
       logger.warn(
         { err: error, stacks: names },
@@ -202,7 +245,7 @@ export async function createScanService({
       const usage = await imagesInUse(visible);
       const unused = [...new Set(images)].filter((image) => !usage.has(image));
       if (unused.length > 0) throw new ImagesNotInUseError(unused);
-      const enqueued = await queue.enqueue(images ?? usage.keys());
+      const enqueued = await enqueue(images ?? usage.keys());
       // Someone asked: the scanner may have been fixed just now.
       queue.retryScanner({ now: true });
       return enqueued;
