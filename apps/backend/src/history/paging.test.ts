@@ -46,7 +46,7 @@ beforeAll(async () => {
       message: index % 5 !== 0 ? "Acción 'pull' completada para 'x'" : `failed ${index}`,
     });
   }
-  for (const entry of seeded) world.app.backend.services.history.record(entry);
+  for (const entry of seeded) await world.app.backend.services.history.record(entry);
   seeded.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
 });
 afterAll(() => world.close());

@@ -38,13 +38,13 @@ describe("configuration", () => {
     expect(() => loadConfig({ BETTER_AUTH_SECRET: "short" })).toThrow(/at least 32 characters/);
   });
 
-  it("makes the backend exit 1 with a clear message on a bad value", () => {
+  it("makes the backend exit 78 (a configuration error) with a clear message on a bad value", () => {
     const result = spawnSync(process.execPath, [join(import.meta.dirname, "../main.ts")], {
       env: { ...process.env, BACKEND_PORT: "99999", SEED_ADMIN_PASSWORD: "never-used-1" },
       encoding: "utf8",
       timeout: 20_000,
     });
-    expect(result.status).toBe(1);
+    expect(result.status).toBe(78);
     expect(result.stderr).toContain("Invalid configuration");
     expect(result.stderr).toContain("BACKEND_PORT");
     expect(result.stderr).not.toContain("never-used-1");

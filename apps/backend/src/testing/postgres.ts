@@ -53,7 +53,11 @@ export interface PostgresServer {
   port: number;
   /** The server process's id (for a test that kills it). */
   pid(): number;
-  stop(): void;
+  /**
+   * Stops it: "immediate" is a crash (the last commits may be lost, as the server runs without
+   * synchronous commits), "fast" a clean shutdown that keeps everything committed.
+   */
+  stop(mode?: "immediate" | "fast"): void;
   /** Starts it again after `stop`, on the same port and data. */
   start(): void;
   /** Stops it and removes its files. */
@@ -126,9 +130,8 @@ export async function startPostgres({
     await client.query(`CREATE ROLE ${passwordRole.name} LOGIN PASSWORD '${passwordRole.password}'`);
     await client.end();
   }
-  const stop = () => {
-    if (existsSync(join(data, "postmaster.pid")))
-      run("pg_ctl", ["stop", "-w", "-D", data, "-m", "immediate"]);
+  const stop = (mode: "immediate" | "fast" = "immediate") => {
+    if (existsSync(join(data, "postmaster.pid"))) run("pg_ctl", ["stop", "-w", "-D", data, "-m", mode]);
   };
   return {
     adminUrl: `postgres://stackgate@127.0.0.1:${port}/postgres`,
@@ -137,7 +140,7 @@ export async function startPostgres({
     start,
     stop,
     remove() {
-      stop();
+      stop("immediate");
       rmSync(directory, { recursive: true, force: true });
     },
   };
