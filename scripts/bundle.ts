@@ -3,7 +3,8 @@
 // of the ~400 MB node_modules tree a workspace install brings (TypeScript, drizzle-kit, Scalar's whole
 // source tree, the dashboard's build tools). What cannot be bundled is copied beside it:
 // - better-sqlite3: a native module; its JavaScript plus the Linux prebuilt binaries it ships;
-// - the SQL migrations, which the backend applies on start from `./migrations` beside its code;
+// - the SQL migrations, which the backend applies on start from `./migrations` (SQLite) and
+//   `./postgres-migrations` beside its code;
 // - Scalar's browser bundle, the one file of Scalar that the reference page serves.
 // Usage: node scripts/bundle.ts [outDir]   (default: dist/bundle)
 import { cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";
@@ -107,11 +108,16 @@ await bundle(
   {
     main: join(root, "apps/backend/src/main.ts"),
     "reset-password": join(root, "apps/backend/src/auth/reset-password.ts"),
+    "copy-to-postgres": join(root, "apps/backend/src/db/copy-to-postgres.ts"),
   },
   backendDir,
-  { external: ["better-sqlite3"] },
+  // pg-native: node-postgres's optional native driver, which Stackgate does not use.
+  { external: ["better-sqlite3", "pg-native"] },
 );
 cpSync(join(root, "apps/backend/src/db/migrations"), join(backendDir, "migrations"), { recursive: true });
+cpSync(join(root, "apps/backend/src/db/postgres-migrations"), join(backendDir, "postgres-migrations"), {
+  recursive: true,
+});
 
 const scalarEntry = require.resolve("@scalar/api-reference");
 cpSync(join(dirname(scalarEntry), "browser/standalone.js"), join(backendDir, "scalar-standalone.js"));
