@@ -18,6 +18,7 @@ const repo = join(import.meta.dirname, "../..");
 const here = import.meta.dirname;
 const base = "localhost/node:24-bookworm-slim";
 const trivyStandIn = "localhost/stackgate-trivy-stand-in:test";
+const postgresStandIn = "localhost/stackgate-postgres-stand-in:test";
 const imagePrefix = "localhost/stackgate";
 const tag = "test";
 const project = "stackgate-container-test";
@@ -45,7 +46,11 @@ const composeEnv = {
   STACKGATE_IMAGE_PREFIX: imagePrefix,
   STACKGATE_VERSION: tag,
   SCANNER_SWEEP_DELAY_SECONDS: "3600",
+  POSTGRES_PASSWORD: randomBytes(12).toString("base64url"),
 };
+/** compose.yml, or compose.ha.yml (two backends on PostgreSQL), each with its stand-ins. */
+let composeFiles = ["compose.yml", "scripts/containers/compose.stand-ins.yml"];
+let services = ["trivy", "backend", "frontend", "gateway"];
 
 let passed = 0;
 let failed = 0;
@@ -81,7 +86,7 @@ const seconds = (since: number) => `${((performance.now() - since) / 1000).toFix
 async function compose(...args: string[]) {
   const { stdout } = await execFileAsync(
     "docker-compose",
-    ["-f", join(repo, "compose.yml"), "-f", join(here, "compose.stand-ins.yml"), ...args],
+    [...composeFiles.flatMap((file) => ["-f", join(repo, file)]), ...args],
     { env: composeEnv, cwd: repo, maxBuffer: 64 * 1024 * 1024 },
   );
   return stdout.trim();
@@ -101,6 +106,19 @@ function buildImages() {
   const standIn = readFileSync(join(repo, "packages/simulators/src/trivy/stand-in-trivy.mjs"), "utf8");
   writeFileSync(join(trivyContext, "trivy"), `#!/usr/bin/env node\n${standIn}`, { mode: 0o755 });
   run("podman", ["build", "-q", "--build-arg", `NODE_IMAGE=${base}`, "-t", trivyStandIn, trivyContext]);
+  run("podman", [
+    "build",
+    "-q",
+    "--format",
+    "docker",
+    "--network",
+    "host",
+    "--build-arg",
+    `NODE_IMAGE=${base}`,
+    "-t",
+    postgresStandIn,
+    join(here, "postgres-stand-in"),
+  ]);
 
   // A clean clone: only what is committed goes into the images.
   const clone = join(work, "clone");
@@ -181,7 +199,7 @@ function startPodmanService() {
 function runHealthChecks() {
   const running = new Set<string>();
   healthLoop = setInterval(() => {
-    for (const service of ["trivy", "backend", "frontend", "gateway"]) {
+    for (const service of services) {
       if (running.has(service)) continue;
       running.add(service);
       const check = spawn("podman", ["healthcheck", "run", `${project}_${service}_1`], {
@@ -195,7 +213,7 @@ function runHealthChecks() {
 
 /** What each container's last health checks printed: the first thing to read when compose fails. */
 function healthReport() {
-  return ["trivy", "backend", "frontend", "gateway"]
+  return services
     .map((service) => {
       try {
         const health = run("podman", [
@@ -429,6 +447,74 @@ async function operatorTools() {
   );
 }
 
+// --- compose.ha.yml ------------------------------------------------------------------------------
+
+async function severalBackends(komodo: KomodoSimulator) {
+  step("Several backends on PostgreSQL (compose.ha.yml)");
+  const session = new Session();
+  let key = "";
+  let stack = "";
+  const deploys = async (count: number) => {
+    const answers = await Promise.all(
+      Array.from({ length: count }, () => withKey(key, "POST", "/api/v0/deploy", { stack, action: "pull" })),
+    );
+    return answers.map((answer) => answer.status);
+  };
+  const deployRequestsOf = (service: string) =>
+    (run("podman", ["logs", `${project}_${service}_1`]).match(/"path":"\/api\/v0\/deploy"/g) ?? []).length;
+
+  await check("the admin signs in through the gateway, with both backends on PostgreSQL", async () => {
+    await session.signIn();
+    const url = `http://${hostAddressFromContainers()}:${komodo.port}`;
+    await session.request("POST", "/api/v0/deploy/credentials", {
+      name: "host komodo",
+      url,
+      key: komodo.key,
+      secret: komodo.secret,
+    });
+    key = (await session.request("POST", "/api/v0/apikeys", { name: "pipeline" })).key;
+    stack = (await session.request("GET", "/api/v0/stacks")).stacks[0].name;
+  });
+  await check("pipelines' deploys are spread over both backends and all answered", async () => {
+    const statuses = await deploys(10);
+    assert(
+      statuses.every((status) => status === 200),
+      `answers: ${statuses}`,
+    );
+    assert(
+      deployRequestsOf("backend-1") > 0 && deployRequestsOf("backend-2") > 0,
+      `deploy requests per backend: ${deployRequestsOf("backend-1")}, ${deployRequestsOf("backend-2")}`,
+    );
+  });
+  await check(
+    "with backend-1 killed, every deploy is still answered, and all are in the history",
+    async () => {
+      run("podman", ["kill", "--signal", "KILL", `${project}_backend-1_1`]);
+      const statuses = await deploys(10);
+      assert(
+        statuses.every((status) => status === 200),
+        `answers: ${statuses}`,
+      );
+      const history = await withKey(key, "GET", `/api/v0/history?stack=${stack}`);
+      const entries = (history.body.history as { actor: string }[]).filter(
+        (row) => row.actor === "API Key: pipeline",
+      );
+      assert(entries.length === 20, `the history holds ${entries.length} of the 20 deploys`);
+    },
+  );
+  await check("backend-1 starts again and is healthy", async () => {
+    run("podman", ["start", `${project}_backend-1_1`]);
+    await waitFor("backend-1 to be healthy", async () => {
+      try {
+        run("podman", ["healthcheck", "run", `${project}_backend-1_1`]);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  });
+}
+
 // --- Main -----------------------------------------------------------------------------------------
 
 const started = performance.now();
@@ -455,6 +541,11 @@ try {
   await composeUp();
   await afterRestart(world);
   await operatorTools();
+  await compose("down", "-v", "--remove-orphans");
+  composeFiles = ["compose.ha.yml", "scripts/containers/compose.ha.stand-ins.yml"];
+  services = ["postgres", "trivy", "backend-1", "backend-2", "frontend", "gateway"];
+  await composeUp();
+  await severalBackends(komodo);
 } catch (error) {
   failed++;
   console.log(`\n✗ ${error instanceof Error ? (error.stack ?? error.message) : error}`);
