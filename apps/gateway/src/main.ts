@@ -20,7 +20,7 @@ function urlFromEnv(name: string, fallback: string): string {
 /** `BACKEND_URLS` (comma-separated) when set, else `BACKEND_URL`, else the local default. */
 function backendUrlsFromEnv(): string[] {
   const list = process.env.BACKEND_URLS;
-  if (list === undefined) return [urlFromEnv("BACKEND_URL", "http://127.0.0.1:3000")];
+  if (!list) return [urlFromEnv("BACKEND_URL", "http://127.0.0.1:3000")];
   const urls = list.split(",").map((each) => each.trim());
   if (urls.every((url) => url === ""))
     fail(
