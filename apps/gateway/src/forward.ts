@@ -166,6 +166,14 @@ function parseHead(head: string) {
 const MAX_HEAD_BYTES = 64 * 1024;
 
 /**
+ * What every event stream's connection to a target reads into. Node otherwise allocates 64 KiB for
+ * each read and shrinks it to what arrived: one event written to 5,000 streams made 5,000 such
+ * allocations at once, and the memory they fragmented stayed with the process after the streams
+ * closed (bench/RESULTS.md). What arrives is copied out at its own size, at once.
+ */
+const sharedReadBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/**
  * Passes an event stream through at the level of bytes. Event streams are long and many (thousands
  * open at once), and each event is written to all of them at the same moment: parsing each chunk as
  * HTTP and writing it again as HTTP cost the gateway more than the backend's own work (bench/RESULTS.md).
@@ -204,7 +212,25 @@ export function forwardEventStream({
     }
     tried.add(target);
     target.streams++;
-    const upstream = connect({ host: target.hostname, port: target.port, noDelay: true });
+    const upstream = connect({
+      host: target.hostname,
+      port: target.port,
+      noDelay: true,
+      onread: {
+        buffer: sharedReadBuffer,
+        callback: (bytes: number, buffer: Uint8Array) => {
+          const chunk = Buffer.from(buffer.subarray(0, bytes));
+          if (!answered) {
+            readHead(chunk);
+            return true;
+          }
+          if (client.write(chunk)) return true;
+          // A client that does not keep up holds the target back, not the gateway's memory.
+          client.once("drain", () => upstream.resume());
+          return false;
+        },
+      },
+    });
     let connected = false;
     let answered = false;
     let failure = "closed before answering";
@@ -225,7 +251,6 @@ export function forwardEventStream({
         if (head.length > MAX_HEAD_BYTES) upstream.destroy(new Error("answer head too large"));
         return;
       }
-      upstream.off("data", readHead);
       answered = true;
       const { status, headers } = parseHead(head.toString("latin1", 0, end));
       const contentType = headers.find(([name]) => name === "content-type")?.[1] ?? "";
@@ -238,9 +263,7 @@ export function forwardEventStream({
       client.write(lines.join("\r\n"), "latin1");
       if (end + 4 < head.length) client.write(head.subarray(end + 4));
       head = undefined;
-      upstream.pipe(client, { end: false });
     };
-    upstream.on("data", readHead);
     upstream.on("error", (error: NodeJS.ErrnoException) => {
       failure = error.code ?? error.message;
     });
