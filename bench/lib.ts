@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { cpus, tmpdir, totalmem } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 export const root = join(import.meta.dirname, "..");
 
@@ -57,7 +57,7 @@ export async function startProcess(
   const profiling = profileDirectory
     ? ["--cpu-prof", "--cpu-prof-interval=250", `--cpu-prof-dir=${profileDirectory}`]
     : [];
-  const child = spawn(process.execPath, [...profiling, join(root, script), ...args], {
+  const child = spawn(process.execPath, [...profiling, resolve(root, script), ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -137,6 +137,7 @@ export async function startStackgate({
   backendEnv = {},
   gatewayEnv = {},
   backendScript = "apps/backend/src/main.ts",
+  gatewayScript = "apps/gateway/src/main.ts",
 }: {
   stacks: number;
   keyName?: string;
@@ -144,6 +145,8 @@ export async function startStackgate({
   gatewayEnv?: Record<string, string>;
   /** The backend's entry point: its TypeScript sources, or the single-file build `npm start` runs. */
   backendScript?: string;
+  /** The gateway's entry point (another build of it, to compare). */
+  gatewayScript?: string;
 }) {
   const [komodoPort, backendPort, gatewayPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const komodoUrl = `http://127.0.0.1:${komodoPort}`;
@@ -165,7 +168,7 @@ export async function startStackgate({
     `http://127.0.0.1:${backendPort}/doc`,
   );
   const gateway = await startProcess(
-    "apps/gateway/src/main.ts",
+    gatewayScript,
     [],
     {
       PORT: String(gatewayPort),
@@ -178,7 +181,8 @@ export async function startStackgate({
 
   const cookie = await signInAsBenchAdmin(gatewayUrl);
   const apiKey = await connectKomodoAndCreateKey({ gatewayUrl, cookie, komodoUrl, keyName });
-  return { komodoUrl, gatewayUrl, dataDir, apiKey, processes: { simulator, backend, gateway } };
+  const backendUrl = `http://127.0.0.1:${backendPort}`;
+  return { komodoUrl, gatewayUrl, backendUrl, dataDir, apiKey, processes: { simulator, backend, gateway } };
 }
 
 /** The Komodo simulator as its own process, with the bench's key and secret and instant updates. */

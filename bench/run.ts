@@ -5,6 +5,8 @@ import { join } from "node:path";
 const benchmarks = ["api.ts", "sweep.ts", "flood.ts", "deploy-latency.ts", "footprint.ts"];
 // Issue 17: bytes per visit with and without compression; Lighthouse scores against the targets.
 benchmarks.push("transfer.ts", "lighthouse.ts");
+// Issue 23: event streams through the gateway against straight to the backend, and the gateway's memory after.
+benchmarks.push("gateway-streams.ts");
 let failed = false;
 for (const benchmark of benchmarks) {
   console.log(`\n=== bench/${benchmark} ===`);

@@ -20,6 +20,16 @@ import { createMemoryRelease } from "./platform/memory-release.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * What `GET /health/ready` answers: 200 while the backend takes new requests, 503 ("draining") from
+ * the moment it starts stopping, so that a gateway in front of several backends sends it none.
+ */
+export const readiness = {
+  draining: false,
+  /** When it was last asked (ms since the epoch; 0 if never): whether a gateway is watching. */
+  lastAskedAt: 0,
+};
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -110,6 +120,14 @@ export function createHttpApp({
   // the system (idle RSS after 50 listings and the scans they queue: bench/RESULTS.md, issue 13).
   const afterUse = createMemoryRelease({ threshold: 50, quietMs: 5000 });
   const app = new Hono();
+
+  // Asked every second by each gateway in front: answered ahead of the request log and the metrics.
+  app.get("/health/ready", (c) => {
+    readiness.lastAskedAt = Date.now();
+    return readiness.draining
+      ? c.json({ status: "draining" }, 503, { "cache-control": "no-store" })
+      : c.json({ status: "ok" }, 200, { "cache-control": "no-store" });
+  });
 
   app.use(async (c, next) => {
     const started = performance.now();

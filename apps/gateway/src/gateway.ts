@@ -1,11 +1,19 @@
-import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
+import { Agent, createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { Readable } from "node:stream";
-import { createProxyServer } from "http-proxy-3";
+import { createBackendPool, probe, READINESS_PATH } from "./backends.ts";
 import { type CompressionCache, createCompressionCache, sendCompressed } from "./compression.ts";
+import { forwardEventStream, forwardRequest } from "./forward.ts";
+import { createMemoryRelease } from "./memory-release.ts";
 
 export interface GatewayOptions {
-  backendUrl: string;
+  /** One backend (`BACKEND_URL`); `backendUrls` takes its place when given. */
+  backendUrl?: string;
+  /** Several backends behaving as one service (`BACKEND_URLS`): requests are spread over the ready ones. */
+  backendUrls?: string[];
+  /** How often each of several backends is asked whether it is ready. */
+  healthIntervalMs?: number;
+  /** Time a backend has to answer that question. */
+  healthTimeoutMs?: number;
   frontendUrl: string;
   version: string;
   /** Keep X-Forwarded-Host/Proto set by a reverse proxy in front of us instead of overwriting them. */
@@ -18,6 +26,8 @@ export interface GatewayOptions {
   headersTimeoutMs?: number;
   /** Time a client has to send its request body, once the headers are in. */
   bodyTimeoutMs?: number;
+  /** Time a target has to accept a connection before the next one is tried. */
+  connectTimeoutMs?: number;
   /** Time the backend has to answer the readiness probe. */
   readyTimeoutMs?: number;
   /** Where compressed assets are kept (a fresh one by default). */
@@ -205,32 +215,15 @@ function drainThenClose(req: IncomingMessage) {
 const hasBody = (req: IncomingMessage) =>
   req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
 
-/** Asks the backend for a cheap answer that needs no database: better-auth's `GET /api/auth/ok`. */
-function probeBackend(backendUrl: string, timeoutMs: number): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    // A connection of its own: the probe proves that a new one can be made.
-    const probe = request(
-      new URL("/api/auth/ok", backendUrl),
-      { agent: false, timeout: timeoutMs },
-      (answer) => {
-        answer.resume();
-        answer.on("end", () =>
-          resolve(answer.statusCode === 200 ? undefined : `it answered ${answer.statusCode}`),
-        );
-      },
-    );
-    probe.on("timeout", () => probe.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    probe.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
-    probe.end();
-  });
-}
-
 /**
  * The single published entry point: routes to backend or frontend and answers /health and
  * /health/ready itself.
  */
 export function createGateway({
   backendUrl,
+  backendUrls = backendUrl ? [backendUrl] : [],
+  healthIntervalMs = 1000,
+  healthTimeoutMs = 1000,
   frontendUrl,
   version,
   trustProxy = false,
@@ -239,6 +232,7 @@ export function createGateway({
   headersTimeoutMs = 10_000,
   bodyTimeoutMs = 30_000,
   readyTimeoutMs = 2000,
+  connectTimeoutMs = 5000,
   compressionCache = createCompressionCache(),
 }: GatewayOptions) {
   // Reused connections to backend and frontend: a new TCP connection per request costs more than the
@@ -251,51 +245,65 @@ export function createGateway({
   // Event streams stay open for hours: their own connections, never taken from or returned to the
   // pool that ordinary requests use.
   const streamAgent = new Agent({ keepAlive: false });
-  const proxy = createProxyServer({ xfwd: true, ws: false, agent, connectTimeout: 5000 });
   const streams = streamCounter(streamsPerClient);
+  if (backendUrls.length === 0) throw new Error("createGateway needs a backend URL");
+  const backends = createBackendPool(backendUrls, {
+    intervalMs: healthIntervalMs,
+    timeoutMs: healthTimeoutMs,
+  });
+  const frontend = createBackendPool([frontendUrl]);
+  // Thousands of closed event streams leave their garbage in pages V8 keeps until told otherwise.
+  const afterStreams = createMemoryRelease({ threshold: 500, quietMs: 2000 });
 
-  proxy.on("proxyRes", (proxyRes, req, res) => {
+  function answer(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) {
     Object.assign(proxyRes.headers, securityHeaders);
     // Server-Sent Events pass through as they arrive: no buffering by anything in between.
     if (String(proxyRes.headers["content-type"] ?? "").startsWith("text/event-stream")) {
       proxyRes.headers["x-accel-buffering"] = "no";
       proxyRes.headers["cache-control"] = "no-cache, no-transform";
     }
-    // Everything but the known event streams is answered here (compressed where it pays); the
-    // streams keep the proxy's own pass-through.
-    if (!EVENT_STREAM_PATHS.has(new URL(req.url ?? "/", "http://gateway").pathname))
-      void sendCompressed(proxyRes, req, res as ServerResponse, compressionCache);
-  });
-
-  proxy.on("error", (error, req, res) => {
-    const target = routeFor(new URL(req.url ?? "/", "http://gateway").pathname);
-    const reason = (error as NodeJS.ErrnoException).code ?? error.message;
-    if ("writeHead" in res) {
-      sendJson(res as ServerResponse, 502, {
-        code: "BAD_GATEWAY",
-        status: 502,
-        message: `The ${target} is not reachable (${reason})`,
-      });
-    }
-  });
-
-  async function ready(res: ServerResponse) {
-    const unreachable = await probeBackend(backendUrl, readyTimeoutMs);
-    if (unreachable === undefined) sendJson(res, 200, { status: "ok", version });
-    else
-      sendJson(
-        res,
-        503,
-        errorBody(
-          "SERVICE_UNAVAILABLE",
-          503,
-          `The backend (${backendUrl}) is not reachable (${unreachable})`,
-        ),
-      );
+    void sendCompressed(proxyRes, req, res, compressionCache);
   }
 
-  async function forward(req: IncomingMessage, res: ServerResponse, target: string, isStream: boolean) {
-    let buffer: Readable | undefined;
+  const eventStreamHeaders = (contentType: string): Record<string, string> =>
+    contentType.startsWith("text/event-stream")
+      ? { ...securityHeaders, "x-accel-buffering": "no", "cache-control": "no-cache, no-transform" }
+      : securityHeaders;
+
+  const unreachable = (res: ServerResponse, target: "backend" | "frontend") => (reason: string) =>
+    sendJson(res, 502, {
+      code: "BAD_GATEWAY",
+      status: 502,
+      message: `The ${target} is not reachable (${reason})`,
+    });
+
+  async function ready(res: ServerResponse) {
+    const reasons = await Promise.all(backendUrls.map((url) => probe(url, READINESS_PATH, readyTimeoutMs)));
+    if (reasons.some((reason) => reason === undefined)) {
+      sendJson(res, 200, { status: "ok", version });
+      return;
+    }
+    const which = backendUrls.map((url, index) => `${url} (${reasons[index]})`).join(", ");
+    sendJson(
+      res,
+      503,
+      errorBody(
+        "SERVICE_UNAVAILABLE",
+        503,
+        backendUrls.length === 1
+          ? `The backend (${backendUrls[0]}) is not reachable (${reasons[0]})`
+          : `No backend is ready: ${which}`,
+      ),
+    );
+  }
+
+  async function forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: "backend" | "frontend",
+    isStream: boolean,
+  ) {
+    let body: Buffer | undefined;
     if (hasBody(req)) {
       const outcome = await readBody(req, bodyTimeoutMs);
       if ("refused" in outcome) {
@@ -314,15 +322,24 @@ export function createGateway({
         );
         return;
       }
-      req.headers["content-length"] = String(outcome.body.length);
-      delete req.headers["transfer-encoding"];
-      buffer = Readable.from([outcome.body]);
+      body = outcome.body;
     }
-    proxy.web(req, res, {
-      target,
-      buffer,
+    const pool = route === "backend" ? backends : frontend;
+    const onFailure = unreachable(res, route);
+    if (isStream && req.httpVersion === "1.1") {
+      res.once("close", () => afterStreams.ended());
+      forwardEventStream({ req, res, body, pool, connectTimeoutMs, headers: eventStreamHeaders, onFailure });
+      return;
+    }
+    await forwardRequest({
+      req,
+      res,
+      body,
+      pool,
+      connectTimeoutMs,
       agent: isStream ? streamAgent : agent,
-      selfHandleResponse: !isStream,
+      onAnswer: (proxyRes) => answer(proxyRes, req, res),
+      onFailure,
     });
   }
 
@@ -363,7 +380,7 @@ export function createGateway({
         delete req.headers["x-forwarded-proto"];
         delete req.headers["x-forwarded-port"];
       }
-      void forward(req, res, route === "backend" ? backendUrl : frontendUrl, isStream);
+      void forward(req, res, route, isStream);
     },
   );
 
@@ -386,5 +403,7 @@ export function createGateway({
     else writeRawJson(socket, 400, "Bad Request", errorBody("BAD_REQUEST", 400, "The request is malformed"));
   });
 
+  void backends.start();
+  server.on("close", () => backends.stop());
   return server;
 }

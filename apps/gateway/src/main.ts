@@ -17,6 +17,21 @@ function urlFromEnv(name: string, fallback: string): string {
   return value;
 }
 
+/** `BACKEND_URLS` (comma-separated) when set, else `BACKEND_URL`, else the local default. */
+function backendUrlsFromEnv(): string[] {
+  const list = process.env.BACKEND_URLS;
+  if (!list) return [urlFromEnv("BACKEND_URL", "http://127.0.0.1:3000")];
+  const urls = list.split(",").map((each) => each.trim());
+  if (urls.every((url) => url === ""))
+    fail(
+      `BACKEND_URLS is empty ("${list}"): list the backends' http(s) URLs separated by commas, or unset it.`,
+    );
+  for (const url of urls)
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+      fail(`BACKEND_URLS has "${url}", which is not an http(s) URL ("${list}"): fix or unset it.`);
+  return urls;
+}
+
 function integerFromEnv(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -35,7 +50,7 @@ const version =
     .version;
 
 const gateway = createGateway({
-  backendUrl: urlFromEnv("BACKEND_URL", "http://127.0.0.1:3000"),
+  backendUrls: backendUrlsFromEnv(),
   frontendUrl: urlFromEnv("FRONTEND_URL", "http://127.0.0.1:4321"),
   version,
   trustProxy: process.env.TRUST_PROXY === "true" || process.env.TRUST_PROXY === "1",
