@@ -464,6 +464,8 @@ async function severalBackends(komodo: KomodoSimulator) {
     (run("podman", ["logs", `${project}_${service}_1`]).match(/"path":"\/api\/v0\/deploy"/g) ?? []).length;
 
   await check("the admin signs in through the gateway, with both backends on PostgreSQL", async () => {
+    // A new database: the seeded password again (the operator tools above reset the first one's).
+    admin.password = composeEnv.SEED_ADMIN_PASSWORD;
     await session.signIn();
     const url = `http://${hostAddressFromContainers()}:${komodo.port}`;
     await session.request("POST", "/api/v0/deploy/credentials", {
