@@ -84,7 +84,7 @@ export async function startBrowser(): Promise<TestBrowser> {
       const cookies = [
         ...(theme ? [{ name: "sg_theme", value: theme }] : []),
         ...(lang ? [{ name: "sg_lang", value: lang }] : []),
-        ...(signedInTo ? await sessionCookies(signedInTo, as) : []),
+        ...(signedInTo ? await signedInCookies(signedInTo, as) : []),
       ];
       if (cookies.length > 0)
         await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: baseUrl })));
@@ -113,6 +113,46 @@ export async function startBrowser(): Promise<TestBrowser> {
       await browser.close();
     },
   };
+}
+
+/**
+ * The cookies for a page opened `signedInTo` an instance: the admin's shared session (see
+ * `adminSession`), or a fresh sign-in for anyone else, so that a test can give one person two
+ * sessions (another browser, whose session a password change ends).
+ */
+function signedInCookies(stackgate: Stackgate, who?: SignInCredentials) {
+  return who === undefined || who.email === stackgate.admin.email
+    ? adminSession(stackgate)
+    : sessionCookies(stackgate, who);
+}
+
+const adminSessions = new WeakMap<Stackgate, Promise<{ name: string; value: string }[]>>();
+
+/**
+ * The admin's session on this instance: signed in once, then reused for as long as the server still
+ * knows it (a test may sign it out, change the password or end every session). A password sign-in
+ * costs the backend a memory-hard scrypt hash, which under load took 1 to 6 s of the machine's time;
+ * the check whether the session still lives is a plain read. The sign-in itself is tested through the
+ * form (sign-in and shell tests), never through this.
+ */
+export async function adminSession(stackgate: Stackgate): Promise<{ name: string; value: string }[]> {
+  const kept = await adminSessions.get(stackgate)?.catch(() => undefined);
+  if (kept && (await sessionIsLive(stackgate, kept))) return kept;
+  const fresh = sessionCookies(stackgate);
+  adminSessions.set(stackgate, fresh);
+  return fresh;
+}
+
+async function sessionIsLive(stackgate: Stackgate, cookies: { name: string; value: string }[]) {
+  const response = await fetch(`${stackgate.baseUrl}/api/auth/get-session`, {
+    headers: { cookie: cookies.map(({ name, value }) => `${name}=${value}`).join("; ") },
+  });
+  if (!response.ok) {
+    await response.body?.cancel();
+    return false;
+  }
+  const body = (await response.json()) as { session?: unknown } | null;
+  return Boolean(body?.session);
 }
 
 /** Signs the admin (or `who`) in through Better Auth and returns the session cookie(s) it sets. */
