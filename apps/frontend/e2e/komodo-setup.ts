@@ -6,11 +6,11 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import Sqlite from "better-sqlite3";
-import { sessionCookies } from "./browser.ts";
+import { adminSession } from "./browser.ts";
 import type { Stackgate } from "./harness.ts";
 
 async function cookieHeader(stackgate: Stackgate): Promise<string> {
-  return (await sessionCookies(stackgate)).map(({ name, value }) => `${name}=${value}`).join("; ");
+  return (await adminSession(stackgate)).map(({ name, value }) => `${name}=${value}`).join("; ");
 }
 
 /** A JSON request with the admin's session, from the dashboard's origin (the API refuses other sites). */

@@ -119,7 +119,6 @@ export function endTestsOf(parts: () => { browser?: TestBrowser; scenario?: Scen
   });
   afterAll(async () => {
     const { browser, scenario } = parts();
-    await browser?.close();
-    await scenario?.stop();
+    await Promise.all([browser?.close(), scenario?.stop()]);
   });
 }

@@ -77,8 +77,8 @@ export async function startStackWorld({
       return page;
     },
     async close() {
-      await browser?.close();
-      await stackgate?.stop();
+      // The browser's pages are closed after each test: nothing of it talks to the services any more.
+      await Promise.all([browser?.close(), stackgate?.stop()]);
       await komodo?.close();
     },
   };
