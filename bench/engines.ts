@@ -15,8 +15,7 @@ import {
   startPostgres,
 } from "../apps/backend/src/testing/postgres.ts";
 import {
-  BENCH_KOMODO_KEY,
-  BENCH_KOMODO_SECRET,
+  connectKomodoAndCreateKey,
   freePort,
   machine,
   ms,
@@ -82,19 +81,7 @@ async function startSetup(backendCount: number, databaseUrl?: string): Promise<S
     `${gatewayUrl}/health`,
   );
   const cookie = await signInAsBenchAdmin(gatewayUrl);
-  const post = (path: string, body: unknown) =>
-    fetch(gatewayUrl + path, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: gatewayUrl, cookie },
-      body: JSON.stringify(body),
-    }).then((response) => response.json());
-  await post("/api/v0/deploy/credentials", {
-    name: "bench",
-    url: komodoUrl,
-    key: BENCH_KOMODO_KEY,
-    secret: BENCH_KOMODO_SECRET,
-  });
-  const { key } = (await post("/api/v0/apikeys", { name: "engines" })) as { key: string };
+  const key = await connectKomodoAndCreateKey({ gatewayUrl, cookie, komodoUrl, keyName: "engines" });
   const listed = (await (
     await fetch(`${gatewayUrl}/api/v0/stacks`, { headers: { "x-api-key": key } })
   ).json()) as {

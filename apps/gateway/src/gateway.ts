@@ -1,9 +1,10 @@
 import { Agent, createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+// One copy for both processes: the gateway's single-file build takes it in like any other import.
+import { createMemoryRelease } from "../../backend/src/platform/memory-release.ts";
 import { createBackendPool, probe, READINESS_PATH } from "./backends.ts";
 import { type CompressionCache, createCompressionCache, sendCompressed } from "./compression.ts";
 import { forwardEventStream, forwardRequest } from "./forward.ts";
-import { createMemoryRelease } from "./memory-release.ts";
 
 export interface GatewayOptions {
   /** One backend (`BACKEND_URL`); `backendUrls` takes its place when given. */

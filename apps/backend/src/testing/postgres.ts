@@ -10,10 +10,10 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { freePort } from "../deploy/backend-process.ts";
 
 /** The environment variable through which test runs on PostgreSQL reach the server (an admin URL). */
 export const TEST_POSTGRES_URL = "STACKGATE_TEST_POSTGRES_URL";
@@ -37,14 +37,6 @@ export function findPostgresPrograms(): string | undefined {
     .filter((version) => version >= 15 && existsSync(join(root, String(version), "bin", "initdb")))
     .sort((a, b) => b - a);
   return versions.length > 0 ? join(root, String(versions[0]), "bin") : undefined;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export interface PostgresServer {
