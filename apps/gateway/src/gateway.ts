@@ -284,7 +284,9 @@ export function createGateway({
       sendJson(res, 200, { status: "ok", version });
       return;
     }
-    const which = backendUrls.map((url, index) => `${url} (${reasons[index]})`).join(", ");
+    // Public: an address with credentials written into it is named without them.
+    const named = backendUrls.map((url) => url.replace(/\/\/[^/@]*@/, "//…@"));
+    const which = named.map((url, index) => `${url} (${reasons[index]})`).join(", ");
     sendJson(
       res,
       503,
@@ -292,7 +294,7 @@ export function createGateway({
         "SERVICE_UNAVAILABLE",
         503,
         backendUrls.length === 1
-          ? `The backend (${backendUrls[0]}) is not reachable (${reasons[0]})`
+          ? `The backend (${named[0]}) is not reachable (${reasons[0]})`
           : `No backend is ready: ${which}`,
       ),
     );

@@ -13,9 +13,12 @@ function fail(message: string): never {
 function urlFromEnv(name: string, fallback: string): string {
   const value = process.env[name] || fallback;
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
-    fail(`${name} is not an http(s) URL ("${value}"): fix or unset it.`);
+    fail(`${name} is not an http(s) URL ("${withoutCredentials(value)}"): fix or unset it.`);
   return value;
 }
+
+/** A URL for a message: credentials written into it (`http://user:secret@host`) are left out. */
+const withoutCredentials = (text: string) => text.replace(/\/\/[^/@]*@/g, "//…@");
 
 /** `BACKEND_URLS` (comma-separated) when set, else `BACKEND_URL`, else the local default. */
 function backendUrlsFromEnv(): string[] {
@@ -28,7 +31,9 @@ function backendUrlsFromEnv(): string[] {
     );
   for (const url of urls)
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
-      fail(`BACKEND_URLS has "${url}", which is not an http(s) URL ("${list}"): fix or unset it.`);
+      fail(
+        `BACKEND_URLS has "${withoutCredentials(url)}", which is not an http(s) URL ("${withoutCredentials(list)}"): fix or unset it.`,
+      );
   return urls;
 }
 

@@ -386,4 +386,13 @@ describe("gateway start-up errors for BACKEND_URLS", () => {
     expect(output.split("\n")).toHaveLength(1);
     expect(output).toMatch(message);
   });
+
+  it("leaves credentials written into the URLs out of the line", async () => {
+    const { code, output } = await startGateway({
+      BACKEND_URLS: "http://stackgate:s3cret-word@127.0.0.1:3001,ftp://backend",
+    });
+    expect(code).toBe(78);
+    expect(output).toContain('"http://…@127.0.0.1:3001,ftp://backend"');
+    expect(output).not.toContain("s3cret-word");
+  });
 });
