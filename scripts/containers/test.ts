@@ -94,6 +94,29 @@ async function compose(...args: string[]) {
 
 // --- Building -------------------------------------------------------------------------------------
 
+/** Builds an image on the test base, with the network (builds install packages). */
+function buildImage(image: string, context: string, { cwd = repo, args = [] as string[] } = {}) {
+  run(
+    "podman",
+    [
+      "build",
+      "-q",
+      // Docker's image format: the OCI one has no HEALTHCHECK, and compose's start order needs it.
+      "--format",
+      "docker",
+      "--network",
+      "host",
+      "--build-arg",
+      `NODE_IMAGE=${base}`,
+      ...args,
+      "-t",
+      image,
+      context,
+    ],
+    { cwd },
+  );
+}
+
 function buildImages() {
   step("Building");
   let started = performance.now();
@@ -106,49 +129,24 @@ function buildImages() {
   const standIn = readFileSync(join(repo, "packages/simulators/src/trivy/stand-in-trivy.mjs"), "utf8");
   writeFileSync(join(trivyContext, "trivy"), `#!/usr/bin/env node\n${standIn}`, { mode: 0o755 });
   run("podman", ["build", "-q", "--build-arg", `NODE_IMAGE=${base}`, "-t", trivyStandIn, trivyContext]);
-  run("podman", [
-    "build",
-    "-q",
-    "--format",
-    "docker",
-    "--network",
-    "host",
-    "--build-arg",
-    `NODE_IMAGE=${base}`,
-    "-t",
-    postgresStandIn,
-    join(here, "postgres-stand-in"),
-  ]);
+  buildImage(postgresStandIn, join(here, "postgres-stand-in"));
 
   // A clean clone: only what is committed goes into the images.
   const clone = join(work, "clone");
   run("git", ["clone", "-q", repo, clone]);
   for (const target of ["gateway", "backend", "frontend"] as const) {
     started = performance.now();
-    run(
-      "podman",
-      [
-        "build",
-        "-q",
-        // Docker's image format: the OCI one has no HEALTHCHECK, and compose's start order needs it.
-        "--format",
-        "docker",
-        "--network",
-        "host",
-        "--build-arg",
-        `NODE_IMAGE=${base}`,
+    buildImage(`${imagePrefix}/stackgate-${target}:${tag}`, ".", {
+      cwd: clone,
+      args: [
         "--build-arg",
         `TRIVY_IMAGE=${trivyStandIn}`,
         "--build-arg",
         `STACKGATE_VERSION=${tag}`,
         "--target",
         target,
-        "-t",
-        `${imagePrefix}/stackgate-${target}:${tag}`,
-        ".",
       ],
-      { cwd: clone },
-    );
+    });
     console.log(`  built ${target} (${seconds(started)})`);
   }
 }
