@@ -288,6 +288,18 @@ class Session {
   }
 }
 
+/** Saves the simulator on the host as the Komodo connection, as a person would; returns its URL. */
+async function saveKomodoConnection(session: Session, komodo: KomodoSimulator) {
+  const url = `http://${hostAddressFromContainers()}:${komodo.port}`;
+  await session.request("POST", "/api/v0/deploy/credentials", {
+    name: "host komodo",
+    url,
+    key: komodo.key,
+    secret: komodo.secret,
+  });
+  return url;
+}
+
 async function withKey(key: string, method: string, path: string, body?: unknown) {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
@@ -333,13 +345,7 @@ async function firstUse(komodo: KomodoSimulator): Promise<World> {
   });
   await check("the seeded admin signs in", () => session.signIn());
   await check("a Komodo connection to the simulator on the host is saved", async () => {
-    const url = `http://${hostAddressFromContainers()}:${komodo.port}`;
-    await session.request("POST", "/api/v0/deploy/credentials", {
-      name: "host komodo",
-      url,
-      key: komodo.key,
-      secret: komodo.secret,
-    });
+    const url = await saveKomodoConnection(session, komodo);
     const { connection } = await session.request("GET", "/api/v0/deploy/credentials");
     assert(connection?.url === url, `connection is ${JSON.stringify(connection)}`);
   });
@@ -465,13 +471,7 @@ async function severalBackends(komodo: KomodoSimulator) {
     // A new database: the seeded password again (the operator tools above reset the first one's).
     admin.password = composeEnv.SEED_ADMIN_PASSWORD;
     await session.signIn();
-    const url = `http://${hostAddressFromContainers()}:${komodo.port}`;
-    await session.request("POST", "/api/v0/deploy/credentials", {
-      name: "host komodo",
-      url,
-      key: komodo.key,
-      secret: komodo.secret,
-    });
+    await saveKomodoConnection(session, komodo);
     key = (await session.request("POST", "/api/v0/apikeys", { name: "pipeline" })).key;
     stack = (await session.request("GET", "/api/v0/stacks")).stacks[0].name;
   });

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import {
   Agent,
@@ -9,12 +8,12 @@ import {
   type Server,
 } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
-import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestBackend, type TestBackend } from "../../backend/src/testing/harness.ts";
 import { createCompressionCache } from "./compression.ts";
 import { createGateway, type GatewayOptions, MAX_BODY_BYTES, securityHeaders } from "./gateway.ts";
+import { startGatewayProcess } from "./testing.ts";
 
 async function listen(server: Server) {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -604,29 +603,11 @@ describe("gateway readiness", () => {
 });
 
 describe("gateway start-up errors", () => {
-  /** Starts the gateway's entry point and resolves with its exit code and what it printed. */
-  function startGateway(env: Record<string, string>) {
-    const child = spawn(process.execPath, [join(import.meta.dirname, "main.ts")], {
-      env: { ...process.env, GATEWAY_HOST: "127.0.0.1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      output += chunk;
-    });
-    return new Promise<{ code: number | null; output: string }>((resolve) =>
-      child.on("close", (code) => resolve({ code, output: output.trim() })),
-    );
-  }
-
   it("says in one line that the port is taken and what to do", async () => {
     const holder = createServer();
     const port = new URL(await listen(holder)).port;
     try {
-      const { code, output } = await startGateway({ PORT: port });
+      const { code, output } = await startGatewayProcess({ PORT: port });
       expect(code).toBe(78);
       expect(output).toBe(
         `The gateway cannot start: port ${port} (PORT) is already in use: stop the program holding it, or set PORT to a free port.`,
@@ -642,7 +623,7 @@ describe("gateway start-up errors", () => {
     ["MAX_STREAMS_PER_CLIENT", "0"],
     ["REQUEST_BODY_TIMEOUT_SECONDS", "soon"],
   ])("names an invalid %s in one line", async (name, value) => {
-    const { code, output } = await startGateway({ PORT: "0", [name]: value });
+    const { code, output } = await startGatewayProcess({ PORT: "0", [name]: value });
     expect(code).toBe(78);
     expect(output.split("\n")).toHaveLength(1);
     expect(output).toMatch(

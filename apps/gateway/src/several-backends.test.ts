@@ -12,6 +12,7 @@ import {
 } from "../../backend/src/deploy/backend-process.ts";
 import { openEventStream } from "../../backend/src/testing/event-stream.ts";
 import { createGateway, type GatewayOptions } from "./gateway.ts";
+import { startGatewayProcess } from "./testing.ts";
 
 const PASSWORD = "several-backends-password-1";
 
@@ -355,23 +356,6 @@ describe("several backends behind the gateway (stand-ins)", () => {
 });
 
 describe("gateway start-up errors for BACKEND_URLS", () => {
-  function startGateway(env: Record<string, string>) {
-    const child = spawn(process.execPath, [join(import.meta.dirname, "main.ts")], {
-      env: { PATH: process.env.PATH ?? "", GATEWAY_HOST: "127.0.0.1", PORT: "0", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      output += chunk;
-    });
-    return new Promise<{ code: number | null; output: string }>((resolve) =>
-      child.on("close", (code) => resolve({ code, output: output.trim() })),
-    );
-  }
-
   it.each([
     [" , ", /^The gateway cannot start: BACKEND_URLS is empty \(" , "\)/],
     [
@@ -381,14 +365,14 @@ describe("gateway start-up errors for BACKEND_URLS", () => {
     ["http://127.0.0.1:3001,,http://127.0.0.1:3002", /^The gateway cannot start: BACKEND_URLS has ""/],
     ["backend-1:3000", /^The gateway cannot start: BACKEND_URLS has "backend-1:3000"/],
   ])("names a bad BACKEND_URLS (%j) in one line and exits with 78", async (value, message) => {
-    const { code, output } = await startGateway({ BACKEND_URLS: value });
+    const { code, output } = await startGatewayProcess({ BACKEND_URLS: value });
     expect(code).toBe(78);
     expect(output.split("\n")).toHaveLength(1);
     expect(output).toMatch(message);
   });
 
   it("leaves credentials written into the URLs out of the line", async () => {
-    const { code, output } = await startGateway({
+    const { code, output } = await startGatewayProcess({
       BACKEND_URLS: "http://stackgate:s3cret-word@127.0.0.1:3001,ftp://backend",
     });
     expect(code).toBe(78);
