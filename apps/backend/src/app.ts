@@ -57,7 +57,7 @@ export async function createBackend({
 }) {
   const database = await openDatabase(config.database);
   // The other backends on the same database, if any (PostgreSQL): see db/cluster.ts.
-  const cluster = openCluster(config.database, logger);
+  const cluster = await openCluster(config.database, logger);
   const { db } = database;
   const authSecret = resolveAuthSecret(config);
   const secretBox = createSecretBox(authSecret);

@@ -47,7 +47,11 @@ function aloneOnTheDatabase(): Cluster {
   };
 }
 
-export function openCluster(location: DatabaseLocation, logger: Logger): Cluster {
+/**
+ * On PostgreSQL, resolves once the first bid for leadership is decided, so a backend alone on its
+ * database leads from its first request on.
+ */
+export async function openCluster(location: DatabaseLocation, logger: Logger): Promise<Cluster> {
   return "postgresUrl" in location ? postgresCluster(location.postgresUrl, logger) : aloneOnTheDatabase();
 }
 
@@ -65,7 +69,7 @@ const LEADERSHIP_RETRY_MS = 2000;
 const RECONNECT_MS = 1000;
 const RELEASED = "cluster.released";
 
-function postgresCluster(url: string, logger: Logger): Cluster {
+async function postgresCluster(url: string, logger: Logger): Promise<Cluster> {
   const self = randomUUID();
   const listeners = new Map<string, Set<(body: unknown) => void>>();
   const waiting = new Set<() => void>();
@@ -161,7 +165,7 @@ function postgresCluster(url: string, logger: Logger): Cluster {
     leadershipTimer = setTimeout(() => void seekLeadership(), LEADERSHIP_RETRY_MS);
     leadershipTimer.unref();
   }
-  void seekLeadership();
+  await seekLeadership();
 
   return {
     id: self,
