@@ -123,20 +123,37 @@ export async function createScanService({
       );
   });
 
-  // Scans left queued or running (by this backend's last run, or by a backend that led and is gone)
-  // are stored as interrupted when this one starts to lead: the next listing or sweep queues them again.
+  // At start, scans left queued or running by the last run (of this backend or of one that led and
+  // is gone) are stored as interrupted: the next listing or sweep queues them again. Taking the lead
+  // later means the backend that led is gone: its unfinished scans are queued here at once.
   let tookLead: Promise<void> = Promise.resolve();
+  let starting = true;
   cluster.onLead(() => {
-    tookLead = store.interruptUnfinished().then(
-      (interrupted) => {
-        if (interrupted > 0)
-          logger.info({ interrupted }, "image scans cut off by the last stop will be queued again");
-      },
-      (error: unknown) =>
-        logger.warn({ err: error }, "unfinished image scans could not be marked interrupted"),
+    tookLead = (starting ? interruptUnfinished() : takeOverUnfinished()).catch((error: unknown) =>
+      logger.warn(
+        { err: error },
+        "the image scans the last leading backend left unfinished were not taken over",
+      ),
     );
   });
   await tookLead;
+  starting = false;
+
+  async function interruptUnfinished() {
+    const interrupted = await store.interruptUnfinished();
+    if (interrupted > 0)
+      logger.info({ interrupted }, "image scans cut off by the last stop will be queued again");
+  }
+
+  async function takeOverUnfinished() {
+    const images = await store.unfinished();
+    if (images.length === 0) return;
+    logger.info(
+      { images: images.length },
+      "taking over the image scans the backend that led left unfinished",
+    );
+    await queue.enqueue(images);
+  }
 
   /**
    * Image → names of the stacks using it, live from Komodo; with `visible` (a scoped API key's

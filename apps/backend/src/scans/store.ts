@@ -1,4 +1,4 @@
-import { eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { imageScan } from "../db/schema.ts";
 import type { TrivyReportSummary } from "./trivy-report.ts";
@@ -83,6 +83,16 @@ export function createScanStore(db: Database) {
     /** Counts, vulnerabilities and scannedAt stay those of the last successful scan (zero without one). */
     async markFailed(image: string, errorKind: TrivyErrorKind, error: string) {
       await update(image, { status: "failed", errorKind, error });
+    },
+
+    /** The images waiting or running (on another backend, or cut off), and those cut off by a stop, oldest request first. */
+    async unfinished(): Promise<string[]> {
+      const rows = await db
+        .select({ image: imageScan.image })
+        .from(imageScan)
+        .where(inArray(imageScan.status, ["queued", "scanning", "interrupted"]))
+        .orderBy(asc(imageScan.requestedAt));
+      return rows.map((row) => row.image);
     },
 
     /** Scans that were waiting or running when the backend stopped; returns how many. */

@@ -126,6 +126,7 @@ export async function startTestBackend({ env = {}, clock = systemClock, dataDir 
     return saved.json;
   }
 
+  let stopped: Promise<void> | undefined;
   return {
     url,
     dataDir: directory,
@@ -138,10 +139,14 @@ export async function startTestBackend({ env = {}, clock = systemClock, dataDir 
     signIn,
     addUser,
     createApiKey,
+    /** Stops the backend (once, however often it is called); removes its data unless `keepData`. */
     async close({ keepData = false } = {}) {
-      (server as import("node:http").Server).closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await backend.close();
+      stopped ??= (async () => {
+        (server as import("node:http").Server).closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+        await backend.close();
+      })();
+      await stopped;
       if (!keepData) rmSync(directory, { recursive: true, force: true });
     },
   };
