@@ -1,15 +1,7 @@
-import { z } from "zod";
+// Free of zod, so the dashboard's islands can check roles without loading it.
+export const ROLES = ["admin", "deployer", "viewer"] as const;
 
-export const role = z
-  .enum(["admin", "deployer", "viewer"], { error: "role must be one of admin, deployer, viewer" })
-  .meta({
-    description:
-      "`admin`: everything, including people and settings; `deployer`: read, deploy, request scans and " +
-      "manage their own API keys; `viewer`: read only (and their own read-only API keys)",
-    example: "deployer",
-  });
-
-export type Role = z.infer<typeof role>;
+export type Role = (typeof ROLES)[number];
 
 /**
  * What a procedure needs of its caller's role. Declared beside each route in the contract; the

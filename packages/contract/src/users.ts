@@ -1,9 +1,16 @@
 import { z } from "zod";
 import { isoDate, publicRoute, sessionOnly } from "./common.ts";
 import { historyCursor } from "./history.ts";
-import { role } from "./roles.ts";
+import { ROLES } from "./roles.ts";
 
 const tags = ["People"];
+
+export const role = z.enum(ROLES, { error: "role must be one of admin, deployer, viewer" }).meta({
+  description:
+    "`admin`: everything, including people and settings; `deployer`: read, deploy, request scans and " +
+    "manage their own API keys; `viewer`: read only (and their own read-only API keys)",
+  example: "deployer",
+});
 
 export const personName = z
   .string()

@@ -1,4 +1,3 @@
-import "../lib/zod-without-eval.ts";
 import type { Role } from "@stackgate/contract";
 import { QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";

@@ -1,10 +1,7 @@
-import {
-  type finishedRun,
-  type HistoryFilters,
-  type historyEntry,
-  historyFilters,
-} from "@stackgate/contract";
+import type { finishedRun } from "@stackgate/contract";
+import { type HistoryFilters, type historyEntry, historyFilters } from "@stackgate/contract/history.ts";
 import type { z } from "zod";
+import "../../lib/zod-without-eval.ts";
 
 export type HistoryEntry = z.infer<typeof historyEntry>;
 export type FinishedRun = z.infer<typeof finishedRun>;

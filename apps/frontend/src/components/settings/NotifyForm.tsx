@@ -1,4 +1,5 @@
-import { ntfyTopic } from "@stackgate/contract";
+import "../../lib/zod-without-eval.ts";
+import { ntfyTopic } from "@stackgate/contract/notify.ts";
 import { type FormEvent, useState } from "react";
 import { api } from "../../lib/api.ts";
 import { useT } from "../I18nProvider.tsx";
