@@ -123,6 +123,8 @@ describe("a viewer", () => {
     const stacks = await openAs(viewer, "/stacks");
     await stacks.getByRole("table", { name: "Stacks" }).getByText("grafana").first().waitFor();
     expect(await stacks.getByRole("button", { name: /^(Pull|Redeploy) / }).count()).toBe(0);
+    // No empty Actions column either.
+    expect(await stacks.getByRole("columnheader", { name: "Actions" }).count()).toBe(0);
     expect(await roleInUserMenu(stacks)).toBe("Role: Viewer");
   });
 
@@ -217,6 +219,13 @@ describe("an admin managing people", () => {
     await hydrated(page);
     const audit = page.getByRole("table", { name: "Audit log" });
     await audit.getByText("user.deleted").waitFor();
+    // Said in words, with the stable identifier beside it.
+    await audit
+      .getByRole("row")
+      .filter({ hasText: "user.role-changed" })
+      .getByText("Role changed")
+      .first()
+      .waitFor();
     const actions = await audit
       .locator("tbody tr")
       .evaluateAll(
@@ -301,6 +310,8 @@ describe("your own account", () => {
     await account.getByRole("textbox", { name: "Name", exact: true }).fill("New Name");
     await account.getByRole("button", { name: "Save name" }).click();
     await account.getByText("Your name is now New Name").waitFor();
+    // The header, another part of the page, follows at once.
+    await page.getByRole("button", { name: "Account of New Name" }).waitFor();
 
     await account.getByLabel("Current password").fill(deployer.password);
     await account.getByLabel("New password").fill("another-long-password");

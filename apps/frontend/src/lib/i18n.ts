@@ -85,6 +85,9 @@ export type PlainMessageKey = {
   [K in MessageKey]: [Placeholders<(typeof en)[K]>] extends [never] ? K : never;
 }[MessageKey];
 
+/** Whether `key` is a message (for keys made at run time, such as an audit action's). */
+export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(en, key);
+
 export type Translate = <K extends MessageKey>(key: K, ...params: ParamsFor<K>) => string;
 
 export function createTranslator(lang: Lang): Translate {

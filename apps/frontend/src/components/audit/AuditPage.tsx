@@ -2,6 +2,7 @@ import type { auditEntry } from "@stackgate/contract";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { orpc } from "../../lib/api.ts";
+import { isMessageKey, type PlainMessageKey } from "../../lib/i18n.ts";
 import { AppProviders, type IslandProps } from "../AppProviders.tsx";
 import { LoadOlder } from "../history/LoadOlder.tsx";
 import { useT } from "../I18nProvider.tsx";
@@ -144,9 +145,21 @@ function AuditList({ entries }: { entries: AuditEntry[] }) {
   );
 }
 
-/** Actions are stable identifiers such as `user.role-changed`: shown as they are, in any language. */
+/**
+ * What happened, in the reader's language, with its stable identifier (`user.role-changed`) beside it
+ * for those who search logs or the API; an action this dashboard does not know yet shows the identifier.
+ */
 function ActionName({ action }: { action: string }) {
-  return <code className="font-mono text-[0.8125rem]">{action}</code>;
+  const t = useT();
+  const key = `auditAction.${action}`;
+  const code = <code className="font-mono text-xs text-fg-muted">{action}</code>;
+  if (!isMessageKey(key)) return code;
+  return (
+    <span className="flex flex-col">
+      <span>{t(key as PlainMessageKey)}</span>
+      {code}
+    </span>
+  );
 }
 
 /** What changed: `from → to` when the entry says so, otherwise each field and its value. */

@@ -2,6 +2,7 @@ import type { me as meSchema } from "@stackgate/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { FormEvent } from "react";
 import type { z } from "zod";
+import { announceOwnName } from "../../lib/account-name.ts";
 import { api, orpc } from "../../lib/api.ts";
 import { useT } from "../I18nProvider.tsx";
 import {
@@ -57,7 +58,9 @@ function NameForm({ me }: { me: Me }) {
     if (save.pending) return;
     const name = String(new FormData(event.currentTarget).get("name") ?? "");
     const saved = await save.submit({ name });
-    if (saved) queryClient.setQueryData(orpc.me.get.queryKey(), saved);
+    if (!saved) return;
+    queryClient.setQueryData(orpc.me.get.queryKey(), saved);
+    announceOwnName(saved.name);
   };
 
   return (

@@ -1,4 +1,5 @@
 import { useCallback, useId, useRef, useState } from "react";
+import { useOwnName } from "../../lib/account-name.ts";
 import type { SessionUser } from "../../lib/session.ts";
 import { useT } from "../I18nProvider.tsx";
 import { ChevronDownIcon, SignOutIcon } from "../icons.tsx";
@@ -26,8 +27,9 @@ async function signOut(): Promise<string> {
   return typeof redirectTo === "string" ? redirectTo : "/sign-in";
 }
 
-export function UserMenu({ user }: { user: SessionUser }) {
+export function UserMenu({ user: rendered }: { user: SessionUser }) {
   const t = useT();
+  const user = { ...rendered, name: useOwnName(rendered.name) };
   const [open, setOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const [failed, setFailed] = useState(false);

@@ -1,5 +1,6 @@
 import { memo, type RefObject, useState } from "react";
 import { cx } from "../../lib/cx.ts";
+import { useCan } from "../../lib/permissions.ts";
 import { useI18n, useT } from "../I18nProvider.tsx";
 import { ChevronDownIcon } from "../icons.tsx";
 import { IconButton } from "../ui/IconButton.tsx";
@@ -30,6 +31,8 @@ export function StacksTable({ rows, runs, selected, more, markerRef, ...rowProps
   const { t, lang } = useI18n();
   const layout = LAYOUT[lang];
   const selectable = rowProps.onToggleSelect !== undefined;
+  // A role that may not deploy has no buttons: no Actions column either.
+  const withActions = useCan("deploy");
   return (
     <TableContainer className="max-h-[calc(100dvh-11.5rem)] min-h-64">
       <Table aria-label={t("stacks.table.label")} className={cx("table-fixed", layout.table)}>
@@ -39,7 +42,7 @@ export function StacksTable({ rows, runs, selected, more, markerRef, ...rowProps
           <col />
           <col className={layout.updates} />
           <col className="w-40" />
-          <col className={layout.actions} />
+          {withActions && <col className={layout.actions} />}
         </colgroup>
         <TableHead>
           <tr>
@@ -48,7 +51,7 @@ export function StacksTable({ rows, runs, selected, more, markerRef, ...rowProps
             <Th>{t("stacks.table.services")}</Th>
             <Th>{t("stacks.table.updates")}</Th>
             <Th>{t("stacks.table.vulnerabilities")}</Th>
-            <Th className="text-right">{t("stacks.table.actions")}</Th>
+            {withActions && <Th className="text-right">{t("stacks.table.actions")}</Th>}
           </tr>
         </TableHead>
         <TableBody>
@@ -79,6 +82,7 @@ const StackTableRow = memo(function StackTableRow({
   onToggleSelect,
 }: StackRowProps) {
   const t = useT();
+  const withActions = useCan("deploy");
   const [expanded, setExpanded] = useState(false);
   const { stack } = row;
   const services = stack.info.services;
@@ -131,9 +135,11 @@ const StackTableRow = memo(function StackTableRow({
             unavailable={scansUnavailable}
           />
         </Td>
-        <Td>
-          <DeployButtons stack={stack} onAsk={onAsk} busy={run !== undefined} />
-        </Td>
+        {withActions && (
+          <Td>
+            <DeployButtons stack={stack} onAsk={onAsk} busy={run !== undefined} />
+          </Td>
+        )}
       </Tr>
       {expanded &&
         services.map((service) => (
@@ -154,7 +160,7 @@ const StackTableRow = memo(function StackTableRow({
             <Td className="overflow-hidden">
               <ImageVulnerabilities scan={scans.get(service.image)} unavailable={scansUnavailable} />
             </Td>
-            <Td />
+            {withActions && <Td />}
           </Tr>
         ))}
     </>
