@@ -97,16 +97,21 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
               <Td className="whitespace-nowrap">
                 <RelativeTime date={entry.at} />
               </Td>
-              <Td className="max-w-48 truncate font-medium">
-                <bdi>{entry.actor}</bdi>
+              {/* Truncated inside a block: a table cell's own max-width does not hold its column back. */}
+              <Td className="font-medium">
+                <div className="max-w-48 truncate">
+                  <bdi>{entry.actor}</bdi>
+                </div>
               </Td>
               <Td>
                 <ActionName action={entry.action} />
               </Td>
-              <Td className="max-w-64 truncate" title={entry.target ?? undefined}>
-                {entry.target ? <bdi>{entry.target}</bdi> : <span className="text-fg-muted">—</span>}
+              <Td title={entry.target ?? undefined}>
+                <div className="max-w-64 truncate">
+                  {entry.target ? <bdi>{entry.target}</bdi> : <span className="text-fg-muted">—</span>}
+                </div>
               </Td>
-              <Td className="max-w-md">
+              <Td className="max-w-md whitespace-normal!">
                 <AuditDetail detail={entry.detail} />
               </Td>
             </Tr>
@@ -169,7 +174,7 @@ function AuditDetail({ detail }: { detail: AuditEntry["detail"] }) {
   const parts: string[] = [];
   if (from !== undefined || to !== undefined) parts.push(`${show(from)} → ${show(to)}`);
   for (const [key, value] of Object.entries(rest)) parts.push(`${key}: ${show(value)}`);
-  return <span className="break-words text-xs text-fg-muted">{parts.join(" · ")}</span>;
+  return <span className="wrap-anywhere text-xs text-fg-muted">{parts.join(" · ")}</span>;
 }
 
 function show(value: unknown): string {
