@@ -7,8 +7,9 @@
  *
  * `--stacks 200` (issue 24): the signed-in pages at that many stacks, mobile only, with Total Blocking
  * Time (target ≤ 200 ms) and time to interactive; `--runs 2` measures each page that many times,
- * `--page stacks` only that page.
+ * `--page stacks` only that page; `--report-dir DIR` keeps each run's whole report.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { standInTrivyPath } from "@stackgate/simulators";
@@ -30,6 +31,8 @@ const { values: options } = parseArgs({
     stacks: { type: "string", default: "20" },
     runs: { type: "string", default: "1" },
     page: { type: "string" },
+    /** Writes each run's whole report there (JSON), for the long tasks and the script costs. */
+    "report-dir": { type: "string" },
   },
 });
 const stackCount = Number(options.stacks);
@@ -96,6 +99,11 @@ async function audit(path: string, signedIn: boolean, form: "mobile" | "desktop"
     form === "desktop" ? desktopConfig : undefined,
   );
   if (!result) throw new Error(`Lighthouse returned nothing for ${path}`);
+  if (options["report-dir"]) {
+    mkdirSync(options["report-dir"], { recursive: true });
+    const file = `${path.replace(/\W+/g, "-").replace(/^-|-$/g, "") || "overview"}-${form}-${Date.now()}.json`;
+    writeFileSync(join(options["report-dir"], file), JSON.stringify(result.lhr));
+  }
   const { categories, audits } = result.lhr;
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
   return {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { type Agent, type IncomingMessage, request, type ServerResponse, STATUS_CODES } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { BackendPool, Target } from "./backends.ts";
@@ -17,6 +18,16 @@ const HOP_BY_HOP = new Set([
 
 /** Methods a second target may be asked again after the first may have received the request. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Deploys (the REST path and the dashboard's oRPC one). The backend records a deploy's
+ * Idempotency-Key with its run, in one transaction, before anything reaches Komodo, and answers a
+ * repeat with the same run. So the gateway gives each deploy that comes without a key one of its own,
+ * and a deploy whose connection broke goes on to another backend: there it either finds the run the
+ * first one started, or the first one never started it (as when a backend killed a moment before
+ * still had an open connection in the pool).
+ */
+const DEPLOY_PATHS = new Set(["/api/v0/deploy", "/rpc/deploy/run"]);
 
 /** The client's headers as the target gets them, with X-Forwarded-For, -Port, -Proto and -Host. */
 export function forwardedHeaders(req: IncomingMessage): Record<string, string | string[]> {
@@ -54,7 +65,8 @@ type Attempt = { answered: true } | { answered: false; reason: string; tryAnothe
  * Sends an ordinary request to a target of `pool` and hands its answer to `onAnswer`. A request that
  * did not reach a target (no connection, or the connection failed before the target could have
  * received it) goes to the next; so does a safe method (GET, HEAD, OPTIONS) whose connection failed
- * before an answer came. Any other request that may have reached a target is never sent again.
+ * before an answer came, and a deploy (see DEPLOY_PATHS). Any other request that may have reached a
+ * target is never sent again.
  */
 export async function forwardRequest({
   req,
@@ -68,6 +80,9 @@ export async function forwardRequest({
 }: ForwardOptions & { agent: Agent; onAnswer: (answer: IncomingMessage) => void }) {
   const headers = forwardedHeaders(req);
   if (body) headers["content-length"] = String(body.length);
+  const isDeploy = req.method === "POST" && DEPLOY_PATHS.has((req.url ?? "").split("?")[0]!);
+  if (isDeploy) headers["idempotency-key"] ??= `gateway-${randomUUID()}`;
+  const resendable = isDeploy || SAFE_METHODS.has(req.method ?? "");
   const tried = new Set<Target>();
   let reason = "no target";
   for (let target = pool.choose("requests"); target; target = pool.choose("requests", tried)) {
@@ -143,7 +158,7 @@ export async function forwardRequest({
         resolve({
           answered: false,
           reason,
-          tryAnother: !mayHaveArrived || SAFE_METHODS.has(req.method ?? ""),
+          tryAnother: !mayHaveArrived || resendable,
         });
       });
       outgoing.end(body);

@@ -268,10 +268,10 @@ describe("several backends behind the gateway (stand-ins)", () => {
     });
     const live = await startStandIn("live");
     await withGateway([dropper.url, live.url], { healthIntervalMs: 60_000 }, async (url) => {
-      const posted = await fetch(`${url}/api/v0/deploy`, { method: "POST", body: '{"stack":"web"}' });
+      const posted = await fetch(`${url}/api/v0/apikeys`, { method: "POST", body: '{"name":"ci"}' });
       expect(posted.status).toBe(502);
       expect(await posted.json()).toMatchObject({ code: "BAD_GATEWAY" });
-      expect(dropper.seen).toEqual(['POST /api/v0/deploy {"stack":"web"}']);
+      expect(dropper.seen).toEqual(['POST /api/v0/apikeys {"name":"ci"}']);
       expect(live.seen).toEqual([]);
 
       // Turns alternate: the next request goes to the dropper first, and being a GET, on to the other.
@@ -279,6 +279,43 @@ describe("several backends behind the gateway (stand-ins)", () => {
       expect(await read.json()).toEqual({ backend: "live" });
       expect(dropper.seen).toHaveLength(1);
       expect(live.seen).toEqual(["GET /api/v0/stacks"]);
+    });
+    await dropper.close();
+    await live.close();
+  });
+
+  it("sends a deploy whose connection broke on to the next backend with the same Idempotency-Key, its own when the client gave none", async () => {
+    const keys: Record<string, (string | undefined)[]> = { dropper: [], live: [] };
+    const keyOf = (name: string) => (req: IncomingMessage) => {
+      keys[name]!.push(req.headers["idempotency-key"] as string | undefined);
+    };
+    const dropper = await startStandIn("dropper", {
+      behaviour: (req, res) => {
+        keyOf("dropper")(req);
+        res.socket?.destroy();
+        return true;
+      },
+    });
+    const live = await startStandIn("live", {
+      behaviour: (req) => {
+        keyOf("live")(req);
+        return false;
+      },
+    });
+    await withGateway([dropper.url, live.url], { healthIntervalMs: 60_000 }, async (url) => {
+      const deploy = (path: string, headers: Record<string, string> = {}) =>
+        fetch(`${url}${path}`, { method: "POST", headers, body: '{"stack":"web"}' });
+      const withoutKey = await deploy("/api/v0/deploy");
+      expect(withoutKey.status).toBe(200);
+      expect(await withoutKey.json()).toEqual({ backend: "live" });
+      expect(keys.dropper![0]).toMatch(/^gateway-[0-9a-f-]{36}$/);
+      expect(keys.live).toEqual(keys.dropper);
+
+      // Turns alternate: the GET in between lets the dashboard's deploy meet the dropper first too.
+      await fetch(`${url}/api/v0/stacks`);
+      expect((await deploy("/rpc/deploy/run", { "idempotency-key": "pipeline-run-7" })).status).toBe(200);
+      expect(keys.dropper!.at(-1)).toBe("pipeline-run-7");
+      expect(keys.live!.at(-1)).toBe("pipeline-run-7");
     });
     await dropper.close();
     await live.close();

@@ -21,17 +21,19 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts main.ts over `dataDir` on a free port and resolves once it answers `/doc`. */
+/** Starts main.ts over `dataDir` on `port` (by default a free one) and resolves once it answers `/doc`. */
 export async function startBackendProcess({
   dataDir,
   adminPassword,
   env = {},
+  port = 0,
 }: {
   dataDir: string;
   adminPassword: string;
   env?: Record<string, string>;
+  port?: number;
 }): Promise<BackendProcess> {
-  const port = await freePort();
+  port ||= await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [join(import.meta.dirname, "../main.ts")], {
     env: {
