@@ -22,6 +22,7 @@ import {
   type ViewportName,
 } from "./browser.ts";
 import { freePort, type Stackgate, startStackgate } from "./harness.ts";
+import { invite } from "./people-setup.ts";
 
 const PROVIDER_NAME = "Authentik";
 const ROLES = {
@@ -202,6 +203,25 @@ describe("single sign-on in the browser", () => {
     );
     await expect(alert.textContent()).resolves.toContain("Pide a un administrador de Stackgate");
     expect(roleOf(both, "nobody@stackgate.test")).toBeUndefined();
+    expect(await browser.finishTest()).toEqual([]);
+  });
+
+  test("an invitation opened in the browser continues at the provider, and the person arrives with the invited role", async () => {
+    const email = "ivy@stackgate.test";
+    // Groups that map to no role: the invitation decides.
+    provider.setAccount("sub-ivy", { email, email_verified: true, name: "Ivy Invited", groups: ["sales"] });
+    const { token } = await invite(both, email, "viewer");
+    const page = await browser.openPage({ baseUrl: both.baseUrl });
+    await page.goto(`${both.baseUrl}/invite/${token}`);
+    await page.getByRole("link", { name: `Continue with ${PROVIDER_NAME}` }).click();
+    await signInAtProvider(page, "sub-ivy");
+    await page.getByRole("button", { name: /^Account of Ivy Invited/ }).waitFor();
+    expect(new URL(page.url()).origin).toBe(both.baseUrl);
+    expect(roleOf(both, email)).toEqual({ role: "viewer", roleFromSso: 0 });
+    // The link is used up: opened again, it says so.
+    const again = await browser.openPage({ baseUrl: both.baseUrl });
+    await again.goto(`${both.baseUrl}/invite/${token}`);
+    await again.getByText("This invitation has already been used", { exact: false }).waitFor();
     expect(await browser.finishTest()).toEqual([]);
   });
 

@@ -151,7 +151,9 @@ describe("live deploy events", () => {
     try {
       await first.next();
       const answered = deploy("api", "pull", { cookie });
-      await first.next();
+      // Once the run's step is known, so that both late subscribers find the same run in `subscribed`.
+      let event = await first.next();
+      while (!(event.type === "started" && event.run.step)) event = await first.next();
       // Over HTTP, the handler written for Node's response; a fetch without Node's response, oRPC's.
       const [written, orpc] = await Promise.all([
         fetch(`${app.url}/api/v0/deploy/events`, { headers: { "x-api-key": key } }).then(streamText),
