@@ -22,7 +22,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Deploys (the REST path and the dashboard's oRPC one). The backend records a deploy's
  * Idempotency-Key with its run, in one transaction, before anything reaches Komodo, and answers a
- * repeat with the same run. So the gateway gives each deploy that comes without a key one of its own,
+ * repeat with the same run. So, in front of several backends, the gateway gives each deploy that
+ * comes without a key one of its own,
  * and a deploy whose connection broke goes on to another backend: there it either finds the run the
  * first one started, or the first one never started it (as when a backend killed a moment before
  * still had an open connection in the pool).
@@ -80,9 +81,11 @@ export async function forwardRequest({
 }: ForwardOptions & { agent: Agent; onAnswer: (answer: IncomingMessage) => void }) {
   const headers = forwardedHeaders(req);
   if (body) headers["content-length"] = String(body.length);
-  const isDeploy = req.method === "POST" && DEPLOY_PATHS.has((req.url ?? "").split("?")[0]!);
-  if (isDeploy) headers["idempotency-key"] ??= `gateway-${randomUUID()}`;
-  const resendable = isDeploy || SAFE_METHODS.has(req.method ?? "");
+  // With one backend there is no other to send a deploy on to, and a key would only cost a row.
+  const resendableDeploy =
+    pool.targets.length > 1 && req.method === "POST" && DEPLOY_PATHS.has((req.url ?? "").split("?")[0]!);
+  if (resendableDeploy) headers["idempotency-key"] ??= `gateway-${randomUUID()}`;
+  const resendable = resendableDeploy || SAFE_METHODS.has(req.method ?? "");
   const tried = new Set<Target>();
   let reason = "no target";
   for (let target = pool.choose("requests"); target; target = pool.choose("requests", tried)) {

@@ -317,6 +317,11 @@ describe("several backends behind the gateway (stand-ins)", () => {
       expect(keys.dropper!.at(-1)).toBe("pipeline-run-7");
       expect(keys.live!.at(-1)).toBe("pipeline-run-7");
     });
+    // In front of one backend there is no other to send to: no key of the gateway's.
+    await withGateway([live.url], {}, async (url) => {
+      await fetch(`${url}/api/v0/deploy`, { method: "POST", body: '{"stack":"web"}' });
+      expect(keys.live!.at(-1)).toBeUndefined();
+    });
     await dropper.close();
     await live.close();
   });
