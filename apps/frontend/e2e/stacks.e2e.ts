@@ -18,6 +18,15 @@ const rowOf = (page: Page, stack: string) =>
     .getByRole("row")
     .filter({ has: page.getByRole("link", { name: stack, exact: true }) });
 const toasts = (page: Page) => page.getByRole("region", { name: "Notifications" });
+/** The world's 21 stacks in the phone's compact list: a screenful renders first, the rest as it scrolls. */
+async function compactEntriesScrolledThrough(page: Page): Promise<Locator> {
+  const entries = page.getByRole("list", { name: "Stacks" }).getByRole("listitem");
+  await entries.first().waitFor();
+  expect(await entries.count()).toBeLessThan(21);
+  await entries.last().scrollIntoViewIfNeeded();
+  await expect.poll(() => entries.count()).toBe(21);
+  return entries;
+}
 const chip = (page: Page, label: string) =>
   page.getByRole("group", { name: "Show" }).getByRole("button", { name: new RegExp(`^${label} \\d+$`) });
 
@@ -131,8 +140,7 @@ describe("the stack list", () => {
 
     // On a phone the image has its entry's whole line.
     const phone = await world().openSignedIn("/stacks", { viewport: "mobile" });
-    const entries = phone.getByRole("list", { name: "Stacks" }).getByRole("listitem");
-    await entries.first().waitFor();
+    const entries = await compactEntriesScrolledThrough(phone);
     const lines = await imagesIn(entries.locator("code").locator(".."));
     expect(lines.find((line) => line.image === "louislam/uptime-kuma:1.23.15")?.cut).toBe(false);
     const minio = lines.find((line) => line.image.startsWith("quay.io/minio/minio:"));
@@ -237,6 +245,7 @@ describe("deploying from the list", () => {
       for (const viewport of ["desktop", "mobile"] as const) {
         for (const lang of ["en", "es"] as const) {
           const page = await world().openSignedIn("/stacks", { viewport, lang });
+          if (viewport === "mobile") await compactEntriesScrolledThrough(page);
           const entry = page
             .getByRole(viewport === "desktop" ? "row" : "listitem")
             .filter({ has: page.getByRole("link", { name: "uptime-kuma", exact: true }) });
@@ -435,14 +444,10 @@ describe("on a phone", () => {
   test("the list collapses to compact entries that still deploy", async () => {
     world().komodo.faults.setStack("n8n", { updateDelayMs: 1_000 });
     const page = await world().openSignedIn("/stacks", { viewport: "mobile" });
-    const list = page.getByRole("list", { name: "Stacks" });
-    await list.waitFor();
-    await expect(list.getByRole("listitem").count()).resolves.toBe(21);
+    const entries = await compactEntriesScrolledThrough(page);
     // The table is in the page too, but CSS hides it: out of the accessibility tree.
     await expect(table(page).count()).resolves.toBe(0);
-    const n8n = list
-      .getByRole("listitem")
-      .filter({ has: page.getByRole("link", { name: "n8n", exact: true }) });
+    const n8n = entries.filter({ has: page.getByRole("link", { name: "n8n", exact: true }) });
     await n8n.getByRole("button", { name: "Pull + Redeploy n8n" }).click();
     await page
       .getByRole("dialog", { name: "Pull and redeploy n8n?" })

@@ -26,9 +26,13 @@ export const SCANNER_DOWN_POLL_MS = 30_000;
 
 export type StackList = Awaited<ReturnType<ApiClient["stacks"]["list"]>>;
 
-/** The stack list fetched by the server while it rendered the page (see server-stacks.ts). */
+/**
+ * The stack list fetched by the server while it rendered the page (see server-stacks.ts), as the JSON
+ * of `StackList`. Astro revives an island's props value by value in the browser: 200 stacks took
+ * about 30 ms of one task that way, and one JSON.parse about 1 ms. The list has no dates to lose.
+ */
 export interface InitialStacks {
-  stacks: StackList["stacks"];
+  json: string;
   /** When the server fetched them (epoch ms), so the browser knows how fresh they are. */
   fetchedAt: number;
 }
@@ -85,8 +89,9 @@ export function prefetchInBrowser(...which: (keyof typeof prefetchers)[]) {
  * anything else that shows a query's data (see useHydrated).
  */
 export function useStacksQuery(initial?: InitialStacks | null) {
+  // A function: parsed only when the query is not in the page's cache yet.
   const seed = initial
-    ? { initialData: { stacks: initial.stacks }, initialDataUpdatedAt: initial.fetchedAt }
+    ? { initialData: () => JSON.parse(initial.json) as StackList, initialDataUpdatedAt: initial.fetchedAt }
     : {};
   return useQuery({ ...stacksListOptions(), ...seed });
 }

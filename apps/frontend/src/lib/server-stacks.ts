@@ -22,10 +22,10 @@ function clientFor(cookieHeader: string): ApiClient {
 export async function fetchStacksForPage(cookieHeader: string | null): Promise<InitialStacks | null> {
   if (!cookieHeader) return null;
   try {
-    const { stacks } = await clientFor(cookieHeader).stacks.list(undefined, {
+    const list = await clientFor(cookieHeader).stacks.list(undefined, {
       signal: AbortSignal.timeout(SERVER_FETCH_TIMEOUT_MS),
     });
-    return { stacks, fetchedAt: Date.now() };
+    return { json: JSON.stringify(list), fetchedAt: Date.now() };
   } catch {
     return null;
   }

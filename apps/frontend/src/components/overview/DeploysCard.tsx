@@ -3,7 +3,7 @@ import { useHistoryOverviewQuery } from "../../lib/queries.ts";
 import { useI18n } from "../I18nProvider.tsx";
 import { Card } from "../ui/Card.tsx";
 import { QueryView } from "../ui/QueryView.tsx";
-import { SkeletonLines } from "../ui/Skeleton.tsx";
+import { Skeleton } from "../ui/Skeleton.tsx";
 import { Table, TableBody, TableHead, Td, Th, Tr } from "../ui/Table.tsx";
 import { toneClasses } from "../ui/tone.ts";
 import { useKeyboardScrollable } from "../ui/useKeyboardScrollable.ts";
@@ -21,12 +21,33 @@ export function DeploysCard({ className }: { className?: string }) {
     >
       <QueryView
         query={query}
-        placeholder={<SkeletonLines label={t("overview.deploys.loading")} />}
+        placeholder={<DeploysPlaceholder label={t("overview.deploys.loading")} />}
         errorTitle={t("overview.deploys.loadFailed")}
       >
         {(overview) => <DeploysSummary {...overview} />}
       </QueryView>
     </Card>
+  );
+}
+
+/**
+ * The summary's shape while it loads, block for block (rate and tallies wrapping as theirs do on a
+ * phone, the chart, the figures' line), so nothing below moves when it arrives (layout shift 0.11).
+ */
+function DeploysPlaceholder({ label }: { label: string }) {
+  return (
+    <div role="status" className="flex flex-col gap-4">
+      <span className="sr-only">{label}</span>
+      <div className="flex flex-wrap items-end gap-x-6 gap-y-2">
+        <Skeleton className="h-[3.25rem] w-24" />
+        <Skeleton className="h-11 w-64" />
+      </div>
+      <div className="flex flex-col gap-1">
+        <Skeleton className="h-36 w-full" />
+        <Skeleton className="h-[0.98rem] w-full" />
+      </div>
+      <Skeleton className="h-4 w-40" />
+    </div>
   );
 }
 

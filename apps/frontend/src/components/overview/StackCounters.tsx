@@ -21,10 +21,14 @@ const COUNTERS: readonly Counter[] = [
   { filter: "problems", tone: (count) => (count > 0 ? "danger" : "success") },
 ];
 
-/** How many stacks there are, run, have an update, or are in trouble (live from Komodo). */
+/**
+ * How many stacks there are, run, have an update, or are in trouble (live from Komodo). The server
+ * renders the counters from the list it fetched: on a phone a counter's hint may take two lines, so a
+ * placeholder swapped for them moved the cards below (layout shift 0.13 to 0.29 at 200 stacks).
+ */
 export function StackCounters({ initialStacks }: { initialStacks: InitialStacks | null }) {
   const t = useT();
-  const { rows, failed, stacksQuery } = useStackRows(initialStacks);
+  const { rows, failed, stacksQuery } = useStackRows(initialStacks, { renderedByServer: true });
   const counts = useMemo(() => rows && countByFilter(rows), [rows]);
 
   if (!counts) {

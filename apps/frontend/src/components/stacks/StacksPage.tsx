@@ -103,8 +103,8 @@ function StacksView({
   // yields to the browser instead of one long task. Later searches and filters apply at once.
   const listed = useFirstInTransition(filtered);
   const listedScans = useDeferredValue(scans);
-  const { visible, more, markerRef } = useRowsInView(listed);
   const wide = useWideScreen();
+  const { visible, more, markerRef } = useRowsInView(listed, wide === false ? "compact" : "table");
   const selection = useBulkSelection(rows);
 
   const clear = () => {

@@ -1,7 +1,7 @@
 import { type RefObject, useEffect, useRef, useState } from "react";
 
-/** A little more than a phone's or a laptop's screenful of rows. */
-const FIRST_ROWS = 30;
+/** A little more than a screenful of rows: a laptop's in the table, a phone's in the compact list. */
+const FIRST_ROWS = { table: 30, compact: 12 } as const;
 /** Added each time the end of the rendered rows comes near. */
 const MORE_ROWS = 50;
 /** How far ahead of the end the next rows are rendered, so scrolling never meets an empty end. */
@@ -21,12 +21,16 @@ function scrollingAncestor(element: Element): Element | null {
  * through the rows). With 200 stacks this keeps the DOM and the hydration work to what is in view.
  * The marker goes after the rendered rows; `more` says whether rows are still held back.
  */
-export function useRowsInView<Item>(items: readonly Item[] | undefined): {
+export function useRowsInView<Item>(
+  items: readonly Item[] | undefined,
+  layout: keyof typeof FIRST_ROWS,
+): {
   visible: readonly Item[] | undefined;
   more: boolean;
   markerRef: RefObject<HTMLElement | null>;
 } {
-  const [count, setCount] = useState(FIRST_ROWS);
+  const [added, setAdded] = useState(0);
+  const count = FIRST_ROWS[layout] + added;
   const markerRef = useRef<HTMLElement | null>(null);
   const more = items !== undefined && items.length > count;
 
@@ -36,7 +40,7 @@ export function useRowsInView<Item>(items: readonly Item[] | undefined): {
     if (!more || !marker) return;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) setCount((current) => current + MORE_ROWS);
+        if (entries.some((entry) => entry.isIntersecting)) setAdded((current) => current + MORE_ROWS);
       },
       { root: scrollingAncestor(marker), rootMargin: AHEAD },
     );
