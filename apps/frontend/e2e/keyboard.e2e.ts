@@ -126,22 +126,33 @@ describe("deploying by keyboard alone", () => {
 
 /** Every focus stop of a whole page, walked backwards from its end (the harder direction). */
 async function hiddenStops(page: Page, direction: "forwards" | "backwards"): Promise<string[]> {
-  // Long lists render in steps after hydration: walk once the page has its full length, or the end
-  // reached first may be pushed below the window by rows still being added above it.
-  await page.waitForFunction(
-    () => {
-      const state = window as unknown as { lastHeight?: number; sameFor?: number };
-      const height = document.body.scrollHeight;
-      state.sameFor = height === state.lastHeight ? (state.sameFor ?? 0) + 1 : 0;
-      state.lastHeight = height;
-      return state.sameFor >= 5;
-    },
-    undefined,
-    { polling: 100 },
-  );
-  const start = await page.evaluate(() => document.body.scrollHeight);
-  if (direction === "backwards")
-    await page.evaluate((bottom) => window.scrollTo({ top: bottom, behavior: "instant" }), start);
+  // Long lists render in steps, after hydration and as the end of the list comes into view: walk
+  // once the page has its full length, or the end reached first may be pushed below the window by
+  // rows still being added above it. Walking backwards starts at the end, which may add rows again.
+  const fullLength = async () => {
+    await page.evaluate(() => {
+      (window as unknown as { sameFor?: number }).sameFor = 0;
+    });
+    await page.waitForFunction(
+      () => {
+        const state = window as unknown as { lastHeight?: number; sameFor?: number };
+        const height = document.body.scrollHeight;
+        state.sameFor = height === state.lastHeight ? (state.sameFor ?? 0) + 1 : 0;
+        state.lastHeight = height;
+        return state.sameFor >= 5;
+      },
+      undefined,
+      { polling: 100 },
+    );
+  };
+  await fullLength();
+  if (direction === "backwards") {
+    for (let height = 0; height !== (await page.evaluate(() => document.body.scrollHeight)); ) {
+      height = await page.evaluate(() => document.body.scrollHeight);
+      await page.evaluate((bottom) => window.scrollTo({ top: bottom, behavior: "instant" }), height);
+      await fullLength();
+    }
+  }
   const seen = new Set<string>();
   const hidden: string[] = [];
   for (let press = 0; press < 400; press++) {
