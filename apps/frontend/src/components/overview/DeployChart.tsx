@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { dateTimeFormat } from "../../lib/intl.ts";
 import { useI18n } from "../I18nProvider.tsx";
 
 export interface DayTally {
@@ -17,7 +18,7 @@ const EMPTY_DAY_HEIGHT = 1.5;
 
 export function useDayFormat(): (date: string) => string {
   const { lang } = useI18n();
-  const format = new Intl.DateTimeFormat(lang, { day: "numeric", month: "short", timeZone: "UTC" });
+  const format = dateTimeFormat(lang, { day: "numeric", month: "short", timeZone: "UTC" });
   return (date) => format.format(new Date(`${date}T00:00:00Z`));
 }
 

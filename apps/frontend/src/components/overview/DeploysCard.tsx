@@ -1,4 +1,5 @@
 import { cx } from "../../lib/cx.ts";
+import { numberFormat } from "../../lib/intl.ts";
 import { useHistoryOverviewQuery } from "../../lib/queries.ts";
 import { useI18n } from "../I18nProvider.tsx";
 import { Card } from "../ui/Card.tsx";
@@ -64,7 +65,7 @@ function DeploysSummary({ total, succeeded, failed, successRate, perDay }: Deplo
   const rate =
     successRate === null
       ? "—"
-      : new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(successRate);
+      : numberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(successRate);
   const summary =
     total === 0
       ? t("overview.deploys.none")

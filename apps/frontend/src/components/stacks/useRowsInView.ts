@@ -7,7 +7,11 @@ const MORE_ROWS = 50;
 /** How far ahead of the end the next rows are rendered, so scrolling never meets an empty end. */
 const AHEAD = "800px";
 
-/** The element that scrolls `element`: the table's own container, or the page (null). */
+/**
+ * The element that scrolls `element`: the table's own container, or the page (null). Asked once per
+ * table, and never for the compact list (it scrolls with the page): each getComputedStyle right after
+ * new rows forced their styles in the same task.
+ */
 function scrollingAncestor(element: Element): Element | null {
   for (let around = element.parentElement; around; around = around.parentElement) {
     if (/(auto|scroll)/.test(getComputedStyle(around).overflowY)) return around;
@@ -32,21 +36,24 @@ export function useRowsInView<Item>(
   const [added, setAdded] = useState(0);
   const count = FIRST_ROWS[layout] + added;
   const markerRef = useRef<HTMLElement | null>(null);
+  const scrollRootRef = useRef<Element | null>(null);
   const more = items !== undefined && items.length > count;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: observing again after each step: a marker still in reach reports at once, one that stayed in reach would not report again
   useEffect(() => {
     const marker = markerRef.current;
     if (!more || !marker) return;
+    if (!scrollRootRef.current?.contains(marker))
+      scrollRootRef.current = layout === "compact" ? null : scrollingAncestor(marker);
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) setAdded((current) => current + MORE_ROWS);
       },
-      { root: scrollingAncestor(marker), rootMargin: AHEAD },
+      { root: scrollRootRef.current, rootMargin: AHEAD },
     );
     observer.observe(marker);
     return () => observer.disconnect();
-  }, [more, count]);
+  }, [more, count, layout]);
 
   return { visible: more ? items.slice(0, count) : items, more, markerRef };
 }

@@ -1,3 +1,4 @@
+import { dateTimeFormat, relativeTimeFormat } from "../../lib/intl.ts";
 import { useI18n } from "../I18nProvider.tsx";
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -12,11 +13,8 @@ export function RelativeTime({ date, now = Date.now() }: { date: Date; now?: num
   const { lang } = useI18n();
   const elapsed = date.getTime() - now;
   const [unit, size] = UNITS.find(([, ms]) => Math.abs(elapsed) >= ms) ?? ["second", 1_000];
-  const relative = new Intl.RelativeTimeFormat(lang, { numeric: "auto" }).format(
-    Math.round(elapsed / size),
-    unit,
-  );
-  const exact = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" }).format(date);
+  const relative = relativeTimeFormat(lang, { numeric: "auto" }).format(Math.round(elapsed / size), unit);
+  const exact = dateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" }).format(date);
   return (
     <time dateTime={date.toISOString()} title={exact} className="whitespace-nowrap">
       {relative}
