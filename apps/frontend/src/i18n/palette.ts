@@ -17,20 +17,21 @@ export const en = {
   "palette.loading": "Loading the stacks…",
 } as const;
 
-export const es = {
-  "palette.open": "Buscar y ejecutar",
-  "palette.title": "Ir a o ejecutar",
-  "palette.input": "Stack, página, imagen o acción",
-  "palette.placeholder": "Escribe un stack, una página, una imagen o una acción…",
-  "palette.results": "Resultados",
-  "palette.noResults": "Nada coincide con «{query}».",
-  "palette.count.one": "1 resultado",
-  "palette.count.many": "{count} resultados",
-  "palette.kind.page": "Página",
-  "palette.kind.stack": "Stack",
-  "palette.kind.image": "Imagen",
-  "palette.kind.action": "Acción",
-  "palette.kind.recent": "Reciente",
-  "palette.hint": "↑↓ para elegir, Intro para abrir, Esc para cerrar",
-  "palette.loading": "Cargando los stacks…",
-} as const;
+export const es = () =>
+  ({
+    "palette.open": "Buscar y ejecutar",
+    "palette.title": "Ir a o ejecutar",
+    "palette.input": "Stack, página, imagen o acción",
+    "palette.placeholder": "Escribe un stack, una página, una imagen o una acción…",
+    "palette.results": "Resultados",
+    "palette.noResults": "Nada coincide con «{query}».",
+    "palette.count.one": "1 resultado",
+    "palette.count.many": "{count} resultados",
+    "palette.kind.page": "Página",
+    "palette.kind.stack": "Stack",
+    "palette.kind.image": "Imagen",
+    "palette.kind.action": "Acción",
+    "palette.kind.recent": "Reciente",
+    "palette.hint": "↑↓ para elegir, Intro para abrir, Esc para cerrar",
+    "palette.loading": "Cargando los stacks…",
+  }) as const;

@@ -60,66 +60,67 @@ export const en = {
   "ui.noConnection.connect": "Connect Komodo",
 } as const;
 
-export const es = {
-  "shell.skipToContent": "Saltar al contenido",
-  "nav.label": "Principal",
-  "nav.overview": "Resumen",
-  "nav.stacks": "Stacks",
-  "nav.history": "Historial",
-  "nav.security": "Seguridad",
-  "nav.settings": "Ajustes",
-  "nav.menu": "Menú",
+export const es = () =>
+  ({
+    "shell.skipToContent": "Saltar al contenido",
+    "nav.label": "Principal",
+    "nav.overview": "Resumen",
+    "nav.stacks": "Stacks",
+    "nav.history": "Historial",
+    "nav.security": "Seguridad",
+    "nav.settings": "Ajustes",
+    "nav.menu": "Menú",
 
-  "account.menu": "Cuenta de {name}",
-  "account.signedInAs": "Has iniciado sesión como",
-  "account.signOut": "Cerrar sesión",
-  "account.signOutFailed": "No se ha podido cerrar la sesión. Revisa la conexión y vuelve a intentarlo.",
+    "account.menu": "Cuenta de {name}",
+    "account.signedInAs": "Has iniciado sesión como",
+    "account.signOut": "Cerrar sesión",
+    "account.signOutFailed": "No se ha podido cerrar la sesión. Revisa la conexión y vuelve a intentarlo.",
 
-  "prefs.language": "Idioma",
-  "prefs.darkTheme": "Tema oscuro",
+    "prefs.language": "Idioma",
+    "prefs.darkTheme": "Tema oscuro",
 
-  "footer.version": "Versión {version}",
-  "footer.apiReference": "Referencia de la API",
-  "footer.openapi": "Documento OpenAPI",
+    "footer.version": "Versión {version}",
+    "footer.apiReference": "Referencia de la API",
+    "footer.openapi": "Documento OpenAPI",
 
-  "demo.label": "Demo",
-  "demo.description":
-    "Stackgate está conectado a un Komodo simulado: nada de lo que hagas aquí afecta a servidores reales.",
+    "demo.label": "Demo",
+    "demo.description":
+      "Stackgate está conectado a un Komodo simulado: nada de lo que hagas aquí afecta a servidores reales.",
 
-  "page.comingSoon": "Esta página llegará en una próxima versión de Stackgate.",
-  "designSystem.title": "Sistema de diseño",
-  "designSystem.description": "Las piezas con las que se construye cada página, con datos de ejemplo.",
+    "page.comingSoon": "Esta página llegará en una próxima versión de Stackgate.",
+    "designSystem.title": "Sistema de diseño",
+    "designSystem.description": "Las piezas con las que se construye cada página, con datos de ejemplo.",
 
-  "signIn.title": "Inicia sesión en Stackgate",
-  "signIn.subtitle": "Despliegues, historial y análisis de imágenes de tu servidor Komodo.",
-  "signIn.email": "Correo electrónico",
-  "signIn.password": "Contraseña",
-  "signIn.submit": "Entrar",
-  "signIn.submitting": "Entrando…",
-  "signIn.wrongCredentials": "El correo o la contraseña no son correctos.",
-  "signIn.unreachable":
-    "No hay conexión con el servidor de Stackgate. Comprueba que está en marcha y vuelve a intentarlo.",
-  "signIn.tooManyAttempts": "Demasiados intentos. Espera un minuto y vuelve a probar.",
-  "signIn.failed":
-    "No se ha podido iniciar sesión (HTTP {status}). Vuelve a intentarlo y, si sigue fallando, revisa los registros del backend.",
-  "signIn.accountHelp": "Las cuentas las crea quien administra este Stackgate.",
+    "signIn.title": "Inicia sesión en Stackgate",
+    "signIn.subtitle": "Despliegues, historial y análisis de imágenes de tu servidor Komodo.",
+    "signIn.email": "Correo electrónico",
+    "signIn.password": "Contraseña",
+    "signIn.submit": "Entrar",
+    "signIn.submitting": "Entrando…",
+    "signIn.wrongCredentials": "El correo o la contraseña no son correctos.",
+    "signIn.unreachable":
+      "No hay conexión con el servidor de Stackgate. Comprueba que está en marcha y vuelve a intentarlo.",
+    "signIn.tooManyAttempts": "Demasiados intentos. Espera un minuto y vuelve a probar.",
+    "signIn.failed":
+      "No se ha podido iniciar sesión (HTTP {status}). Vuelve a intentarlo y, si sigue fallando, revisa los registros del backend.",
+    "signIn.accountHelp": "Las cuentas las crea quien administra este Stackgate.",
 
-  "notFound.title": "No encontramos esta página",
-  "notFound.description": "En {path} no hay nada. Revisa la dirección o elige una página del menú.",
-  "notFound.home": "Ir al resumen",
+    "notFound.title": "No encontramos esta página",
+    "notFound.description": "En {path} no hay nada. Revisa la dirección o elige una página del menú.",
+    "notFound.home": "Ir al resumen",
 
-  "unavailable.title": "El backend de Stackgate no responde",
-  "unavailable.description":
-    "El panel no ha podido comprobar tu sesión porque el backend no ha respondido a tiempo. Si administras Stackgate, comprueba que el proceso del backend está en marcha y echa un vistazo a sus registros; después, vuelve a intentarlo.",
+    "unavailable.title": "El backend de Stackgate no responde",
+    "unavailable.description":
+      "El panel no ha podido comprobar tu sesión porque el backend no ha respondido a tiempo. Si administras Stackgate, comprueba que el proceso del backend está en marcha y echa un vistazo a sus registros; después, vuelve a intentarlo.",
 
-  "ui.retry": "Volver a intentarlo",
-  "ui.cancel": "Cancelar",
-  "ui.loading": "Cargando…",
-  "ui.copy": "Copiar",
-  "ui.copied": "Copiado",
-  "ui.copyFailed": "No se ha podido copiar",
-  "ui.dismiss": "Cerrar",
-  "ui.notifications": "Notificaciones",
-  "ui.noConnection.title": "Aún no hay conexión con Komodo",
-  "ui.noConnection.connect": "Conectar Komodo",
-} as const satisfies Record<keyof typeof en, string>;
+    "ui.retry": "Volver a intentarlo",
+    "ui.cancel": "Cancelar",
+    "ui.loading": "Cargando…",
+    "ui.copy": "Copiar",
+    "ui.copied": "Copiado",
+    "ui.copyFailed": "No se ha podido copiar",
+    "ui.dismiss": "Cerrar",
+    "ui.notifications": "Notificaciones",
+    "ui.noConnection.title": "Aún no hay conexión con Komodo",
+    "ui.noConnection.connect": "Conectar Komodo",
+  }) as const satisfies Record<keyof typeof en, string>;
