@@ -66,7 +66,9 @@ describe("the scan queue", () => {
   });
 
   it("never holds the same image twice, waiting or running", async () => {
-    process.env.STANDIN_TRIVY_SLOW_MS = "300";
+    // Long enough that the third image still waits for a slot when the request below arrives: at
+    // 300 ms a slow PostgreSQL run had scanned it already, and queued it again.
+    process.env.STANDIN_TRIVY_SLOW_MS = "1500";
     const shared = "ghcr.io/acme/slow-shared:1";
     bench = await startScanBench({
       stacks: [
