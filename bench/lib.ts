@@ -4,6 +4,7 @@ import { Agent, request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
+import { standInTrivyPath } from "@stackgate/simulators";
 
 export const root = join(import.meta.dirname, "..");
 
@@ -278,4 +279,44 @@ export function openFileLimit(): number {
     .split("\n")
     .find((each) => each.startsWith("Max open files"));
   return Number(line?.split(/\s+/)[3] ?? Number.NaN);
+}
+
+/**
+ * The dashboard as the browser benches measure it: Stackgate in front of the Komodo simulator's
+ * `stacks` with the stand-in trivy (scans finish, as in the demo), the built frontend behind the
+ * gateway with the demo banner, and the admin's session cookie. Returns once the image scans that the
+ * first listing queued have ended: while they run the pages poll, and a big install is settled most
+ * of the time.
+ */
+export async function startDashboardBench(stacks: number) {
+  const dist = buildFrontendInto("bench-lighthouse-dist");
+  const frontendPort = await freePort();
+  const frontendUrl = `http://127.0.0.1:${frontendPort}`;
+  const stackgate = await startStackgate({
+    stacks,
+    gatewayEnv: { FRONTEND_URL: frontendUrl },
+    backendEnv: { TRIVY_BIN: standInTrivyPath },
+  });
+  await startProcess(
+    join(dist, "server/entry.mjs").slice(root.length + 1),
+    [],
+    { HOST: "127.0.0.1", PORT: String(frontendPort), BACKEND_URL: stackgate.gatewayUrl, STACKGATE_DEMO: "1" },
+    `${frontendUrl}/favicon.svg`,
+  );
+  const base = stackgate.gatewayUrl;
+  const asPipeline = { headers: { "x-api-key": stackgate.apiKey } };
+  const cookie = await signInAsBenchAdmin(base);
+  const listing = (await (await fetch(`${base}/api/v0/stacks`, asPipeline)).json()) as {
+    stacks: { name: string }[];
+  };
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const { images } = (await (await fetch(`${base}/api/v0/security/images`, asPipeline)).json()) as {
+      images: { status: string }[];
+    };
+    if (!images.some((image) => image.status === "queued" || image.status === "scanning")) break;
+    if (Date.now() > deadline) throw new Error("the image scans did not end within 3 minutes");
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  return { base, cookie, stackNames: listing.stacks.map((stack) => stack.name) };
 }

@@ -12,19 +12,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { standInTrivyPath } from "@stackgate/simulators";
 import { launch } from "chrome-launcher";
 import lighthouse, { desktopConfig } from "lighthouse";
-import {
-  buildFrontendInto,
-  chromiumOrExit,
-  freePort,
-  machine,
-  root,
-  startProcess,
-  startStackgate,
-  stopProcesses,
-} from "./lib.ts";
+import { chromiumOrExit, machine, startDashboardBench, stopProcesses } from "./lib.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -39,55 +29,8 @@ const stackCount = Number(options.stacks);
 const runs = Number(options.runs);
 const bigInstall = stackCount !== 20;
 const chromiumPath = chromiumOrExit();
-const dist = buildFrontendInto("bench-lighthouse-dist");
-
-const frontendPort = await freePort();
-const frontendUrl = `http://127.0.0.1:${frontendPort}`;
-// The stand-in trivy, as in the demo: scans finish, so no page keeps polling for them.
-const stackgate = await startStackgate({
-  stacks: stackCount,
-  gatewayEnv: { FRONTEND_URL: frontendUrl },
-  backendEnv: { TRIVY_BIN: standInTrivyPath },
-});
-await startProcess(
-  join(dist, "server/entry.mjs").slice(root.length + 1),
-  [],
-  { HOST: "127.0.0.1", PORT: String(frontendPort), BACKEND_URL: stackgate.gatewayUrl, STACKGATE_DEMO: "1" },
-  `${frontendUrl}/favicon.svg`,
-);
-const base = stackgate.gatewayUrl;
-
-const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
-  method: "POST",
-  headers: { "content-type": "application/json", origin: base },
-  body: JSON.stringify({ email: "admin@stackgate.local", password: "bench-password-123" }),
-});
-const cookie = signIn.headers
-  .getSetCookie()
-  .map((header) => header.split(";")[0])
-  .join("; ");
-const listing = (await (
-  await fetch(`${base}/api/v0/stacks`, { headers: { "x-api-key": stackgate.apiKey } })
-).json()) as { stacks: { name: string }[] };
-const stackName = listing.stacks[0]?.name ?? "";
-
-/**
- * The listing above queues a scan of every image; the pages poll while scans are under way. Measured
- * is the steady state a big install is in most of the time, so wait for the scans to end first.
- */
-async function scansSettled(timeoutMs = 180_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const answer = await fetch(`${base}/api/v0/security/images`, {
-      headers: { "x-api-key": stackgate.apiKey },
-    });
-    const { images } = (await answer.json()) as { images: { status: string }[] };
-    if (!images.some((image) => image.status === "queued" || image.status === "scanning")) return;
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
-  throw new Error("the image scans did not end within 3 minutes");
-}
-await scansSettled();
+const { base, cookie, stackNames } = await startDashboardBench(stackCount);
+const stackName = stackNames[0] ?? "";
 
 const chrome = await launch({
   chromePath: chromiumPath,

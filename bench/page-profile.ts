@@ -9,51 +9,14 @@
  * `npx node bench/page-profile.ts [/stacks | / | stack]` (`stack`: the first stack's page), against
  * the Komodo simulator's 200 stacks, once their image scans have ended. Needs Chromium.
  */
-import { join } from "node:path";
-import { standInTrivyPath } from "@stackgate/simulators";
 import { chromium } from "playwright-core";
-import {
-  buildFrontendInto,
-  chromiumOrExit,
-  freePort,
-  root,
-  signInAsBenchAdmin,
-  startProcess,
-  startStackgate,
-  stopProcesses,
-} from "./lib.ts";
+import { chromiumOrExit, startDashboardBench, stopProcesses } from "./lib.ts";
 
 const LOADS = 3;
 const chromiumPath = chromiumOrExit();
-const dist = buildFrontendInto("bench-lighthouse-dist");
-const frontendPort = await freePort();
-const frontendUrl = `http://127.0.0.1:${frontendPort}`;
-const stackgate = await startStackgate({
-  stacks: 200,
-  gatewayEnv: { FRONTEND_URL: frontendUrl },
-  backendEnv: { TRIVY_BIN: standInTrivyPath },
-});
-await startProcess(
-  join(dist, "server/entry.mjs").slice(root.length + 1),
-  [],
-  { HOST: "127.0.0.1", PORT: String(frontendPort), BACKEND_URL: stackgate.gatewayUrl, STACKGATE_DEMO: "1" },
-  `${frontendUrl}/favicon.svg`,
-);
-const base = stackgate.gatewayUrl;
-const cookie = await signInAsBenchAdmin(base);
-const asPipeline = { headers: { "x-api-key": stackgate.apiKey } };
-const listing = (await (await fetch(`${base}/api/v0/stacks`, asPipeline)).json()) as {
-  stacks: { name: string }[];
-};
-for (let waited = 0; waited < 180; waited += 1) {
-  const { images } = (await (await fetch(`${base}/api/v0/security/images`, asPipeline)).json()) as {
-    images: { status: string }[];
-  };
-  if (!images.some((image) => image.status === "queued" || image.status === "scanning")) break;
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-}
+const { base, cookie, stackNames } = await startDashboardBench(200);
 const argument = process.argv[2] ?? "/stacks";
-const path = argument === "stack" ? `/stacks/${listing.stacks[0]?.name}` : argument;
+const path = argument === "stack" ? `/stacks/${stackNames[0]}` : argument;
 
 interface ProfileNode {
   id: number;
