@@ -7,7 +7,8 @@
  *
  * `--stacks 200` (issue 24): the signed-in pages at that many stacks, mobile only, with Total Blocking
  * Time (target ≤ 200 ms) and time to interactive; `--runs 2` measures each page that many times,
- * `--page stacks` only that page; `--report-dir DIR` keeps each run's whole report and its trace (`.trace`, for DevTools).
+ * `--page stacks` only that page; `--report-dir DIR` keeps each run's whole report and its trace
+ * (`.trace`, for DevTools). `bench/page-profile.ts` names the functions behind the blocking time.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -56,9 +57,6 @@ async function audit(path: string, signedIn: boolean, form: "mobile" | "desktop"
       logLevel: "error",
       onlyCategories: ["performance", "accessibility", "best-practices"],
       extraHeaders: signedIn ? { Cookie: cookie } : undefined,
-      ...(process.env.LH_CPU_PROFILE
-        ? { additionalTraceCategories: "disabled-by-default-v8.cpu_profiler" }
-        : {}),
     },
     form === "desktop" ? desktopConfig : undefined,
   );
