@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { maxOverlappingRuns } from "@stackgate/simulators";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,6 +14,7 @@ afterEach(async () => {
   await bench?.close();
   bench = undefined;
   delete process.env.STANDIN_TRIVY_SLOW_MS;
+  delete process.env.STANDIN_TRIVY_HOLD_FILE;
 });
 
 const oneService = (name: string, image: string) => ({ name, services: [{ service: "app", image }] });
@@ -66,9 +70,11 @@ describe("the scan queue", () => {
   });
 
   it("never holds the same image twice, waiting or running", async () => {
-    // Long enough that the third image still waits for a slot when the request below arrives: at
-    // 300 ms a slow PostgreSQL run had scanned it already, and queued it again.
-    process.env.STANDIN_TRIVY_SLOW_MS = "1500";
+    // The slow scans hold both slots until the hold file goes, so the third image still waits when
+    // the request arrives (with a fixed delay, a busy PostgreSQL run had scanned it already).
+    const hold = join(mkdtempSync(join(tmpdir(), "stackgate-hold-")), "hold");
+    writeFileSync(hold, "");
+    process.env.STANDIN_TRIVY_HOLD_FILE = hold;
     const shared = "ghcr.io/acme/slow-shared:1";
     bench = await startScanBench({
       stacks: [
@@ -95,6 +101,7 @@ describe("the scan queue", () => {
     });
     expect(request.status).toBe(200);
     expect(request.json).toEqual({ queued: [], alreadyQueued: [shared, "ghcr.io/acme/clean-third:1"] });
+    rmSync(hold);
     await bench.idle();
 
     expect(bench.scannedImages().sort()).toEqual([

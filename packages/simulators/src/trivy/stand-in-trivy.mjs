@@ -13,10 +13,12 @@
 // STANDIN_TRIVY_REFUSED_FILE=FILE → the images listed in FILE (one a line) are refused by their
 // registry (UNAUTHORIZED), as after its credentials were revoked; read at every run, so a test can
 // make an image that scanned fine fail from then on.
+// STANDIN_TRIVY_HOLD_FILE=FILE → `slow` images wait while FILE exists instead (up to --timeout), so a
+// test decides when they end rather than racing a delay on a busy machine.
 // STANDIN_TRIVY_LOG=FILE → one JSON line at the start and one at the end of each run.
 
 import { createHash } from "node:crypto";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 
 const VALUE_FLAGS = new Set([
   "server",
@@ -70,6 +72,22 @@ function refusedByRegistry(name) {
   }
 }
 
+/** Waits while `path` exists, up to `limitMs`; whether it went away in that time. */
+async function heldWhileExists(path, limitMs) {
+  const start = now();
+  while (existsSync(path)) {
+    if (now() - start >= limitMs) return false;
+    await sleep(20);
+  }
+  return true;
+}
+
+/** Sleeps `ms`, or `limitMs` when that is shorter; whether the whole `ms` fit. */
+async function sleepUpTo(ms, limitMs) {
+  await sleep(Math.min(ms, limitMs));
+  return ms <= limitMs;
+}
+
 async function main() {
   if (argv.includes("--help") || argv.includes("-h")) {
     // Like Trivy: help goes to stdout with exit status 0, so a caller must not mistake it for a report.
@@ -104,9 +122,12 @@ async function main() {
   const scanMs = Number(process.env.STANDIN_TRIVY_SCAN_MS ?? 0);
   if (!image.includes("slow") && scanMs > 0) await sleep(Math.min(scanMs, timeoutMs));
   if (image.includes("slow")) {
+    const holdFile = process.env.STANDIN_TRIVY_HOLD_FILE;
     const slowMs = Number(process.env.STANDIN_TRIVY_SLOW_MS ?? 1500);
-    if (slowMs > timeoutMs) {
-      await sleep(timeoutMs);
+    const endedInTime = holdFile
+      ? await heldWhileExists(holdFile, timeoutMs)
+      : await sleepUpTo(slowMs, timeoutMs);
+    if (!endedInTime) {
       if (!flags.quiet) {
         logLine(
           "WARN",
@@ -118,7 +139,6 @@ async function main() {
         "run error: image scan error: scan error: scan failed: failed analysis: analyze error: pipeline error: context deadline exceeded",
       );
     }
-    await sleep(slowMs);
   }
 
   const sources = (flags["image-src"] ?? "docker,containerd,podman,remote").split(",");

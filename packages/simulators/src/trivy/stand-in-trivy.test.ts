@@ -161,6 +161,25 @@ describe("stand-in trivy", () => {
     expect(result.stderr).toContain("context deadline exceeded");
   });
 
+  it("holds slow images while the hold file exists, up to its --timeout", async () => {
+    const hold = join(dir, "hold");
+    writeFileSync(hold, "");
+    // No delay of its own: only the hold file keeps the slow image running.
+    const env = { STANDIN_TRIVY_HOLD_FILE: hold, STANDIN_TRIVY_SLOW_MS: "0" };
+    const held = runStandIn([...CLIENT_ARGS, "slow-app"], env);
+    expect((await runStandIn([...CLIENT_ARGS, "quick-app"], env)).code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(readStandInTrivyRuns(runLog).find((run) => run.image === "slow-app")).toMatchObject({ end: null });
+
+    rmSync(hold);
+    expect((await held).code).toBe(0);
+
+    writeFileSync(hold, "");
+    const kept = await runStandIn([...CLIENT_ARGS, "--timeout", "200ms", "slow-app"], env);
+    expect(kept.code).toBe(1);
+    expect(kept.stderr).toContain("context deadline exceeded");
+  });
+
   it.skipIf(!existsSync(SYSTEM_NODE_20))("runs on the system's Node 20 too", async () => {
     const { code, stdout } = await runStandIn([...CLIENT_ARGS, "nginx:1.27"], {}, SYSTEM_NODE_20);
     expect(code).toBe(0);
