@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { maxOverlappingRuns } from "@stackgate/simulators";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { imageScan } from "../db/schema.ts";
 import { manualClock } from "../testing/clock.ts";
 import { openDatabaseOfDataDir } from "../testing/database.ts";
-import { type ScanBench, startScanBench, zeroCounts } from "../testing/scan-kit.ts";
+import { holdSlowScans, type ScanBench, startScanBench, zeroCounts } from "../testing/scan-kit.ts";
 
 let bench: ScanBench | undefined;
 afterEach(async () => {
@@ -34,13 +31,16 @@ async function storedRows(dataDir: string) {
 
 describe("the scan queue", () => {
   it("runs exactly two scans at a time", async () => {
-    process.env.STANDIN_TRIVY_SLOW_MS = "400";
+    const slowScans = holdSlowScans();
     const images = ["a", "b", "c", "d", "e"].map((letter) => `ghcr.io/acme/slow-${letter}:1`);
     bench = await startScanBench({ stacks: images.map((image, n) => oneService(`app-${n}`, image)) });
 
     const listed = await bench.images();
     expect(listed.filter((entry) => entry.status === "scanning")).toHaveLength(2);
     expect(listed.filter((entry) => entry.status === "queued")).toHaveLength(3);
+    // Released once both processes run, so they are seen overlapping.
+    await expect.poll(() => bench!.runs().length).toBe(2);
+    slowScans.release();
     await bench.idle();
 
     expect(bench.runs()).toHaveLength(5);
@@ -72,9 +72,7 @@ describe("the scan queue", () => {
   it("never holds the same image twice, waiting or running", async () => {
     // The slow scans hold both slots until the hold file goes, so the third image still waits when
     // the request arrives (with a fixed delay, a busy PostgreSQL run had scanned it already).
-    const hold = join(mkdtempSync(join(tmpdir(), "stackgate-hold-")), "hold");
-    writeFileSync(hold, "");
-    process.env.STANDIN_TRIVY_HOLD_FILE = hold;
+    const slowScans = holdSlowScans();
     const shared = "ghcr.io/acme/slow-shared:1";
     bench = await startScanBench({
       stacks: [
@@ -101,7 +99,7 @@ describe("the scan queue", () => {
     });
     expect(request.status).toBe(200);
     expect(request.json).toEqual({ queued: [], alreadyQueued: [shared, "ghcr.io/acme/clean-third:1"] });
-    rmSync(hold);
+    slowScans.release();
     await bench.idle();
 
     expect(bench.scannedImages().sort()).toEqual([
@@ -112,7 +110,7 @@ describe("the scan queue", () => {
   });
 
   it("stores every transition with its time: queued, scanning, done or failed", async () => {
-    process.env.STANDIN_TRIVY_SLOW_MS = "600";
+    const slowScans = holdSlowScans();
     const clock = manualClock(Date.parse("2026-11-22T12:00:00Z"));
     const [slowA, slowB, third] = [
       "ghcr.io/acme/slow-a:1",
@@ -141,6 +139,7 @@ describe("the scan queue", () => {
 
     clock.advance(60_000);
     const t1 = new Date(clock.now()).toISOString();
+    slowScans.release();
     const done = await bench.waitFor(slowA, "done");
     expect(done).toMatchObject({ requestedAt: t0, attemptedAt: t0, scannedAt: t1 });
     expect(done).not.toHaveProperty("errorKind");
@@ -231,10 +230,11 @@ describe("restarts", () => {
     expect(bench.runs().map((run) => run.outcome)).toEqual(["terminated", "terminated"]);
     expect(await storedRows(dataDir)).toEqual(images.map((image) => ({ image, status: "interrupted" })));
 
-    process.env.STANDIN_TRIVY_SLOW_MS = "10";
+    const slowScans = holdSlowScans();
     await bench.restart();
     const listed = await bench.images();
     expect(listed.map((entry) => entry.status).sort()).toEqual(["queued", "scanning", "scanning"]);
+    slowScans.release();
     await bench.idle();
     expect((await bench.images()).map((entry) => entry.status)).toEqual(["done", "done", "done"]);
   });

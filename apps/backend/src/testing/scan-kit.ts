@@ -114,3 +114,16 @@ export async function startScanBench({
 }
 
 export const zeroCounts = { critical: 0, high: 0, medium: 0, low: 0, unknown: 0 };
+
+/**
+ * Keeps every "slow" image's scan running until `release()`, so a test sees them running however
+ * busy the machine is (a fixed STANDIN_TRIVY_SLOW_MS can end first). Set before the scans start;
+ * a scan whose process starts after `release()` is not held at all.
+ */
+export function holdSlowScans(): { release(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "stackgate-hold-"));
+  const hold = join(dir, "hold");
+  writeFileSync(hold, "");
+  process.env.STANDIN_TRIVY_HOLD_FILE = hold;
+  return { release: () => rmSync(dir, { recursive: true, force: true }) };
+}
