@@ -1,7 +1,7 @@
 import { DEMO_DEPLOY_ERROR } from "@stackgate/simulators";
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
-import { saveScreenshot } from "./browser.ts";
+import { hydrated, saveScreenshot } from "./browser.ts";
 import { connectKomodo, deployWithKey, disconnectKomodo, seedPastDeploys } from "./komodo-setup.ts";
 import { API_KEY_NAME, CRITICAL_IMAGE, scansSettled, stackWorldOfThisFile } from "./stack-world.ts";
 
@@ -114,6 +114,63 @@ test("each block stands alone: without Komodo the stack counters say so, the his
   } finally {
     await connectKomodo(world().stackgate, world().komodo);
   }
+});
+
+/** Records every use of Intl (or of a method that goes through it) in `window.intlUses`. */
+function recordIntlUses() {
+  const uses: string[] = [];
+  Object.assign(window, { intlUses: uses });
+  const record = (name: string) => uses.push(`${name} ${new Error().stack?.split("\n")[3]?.trim()}`);
+  const intl = Intl as unknown as Record<string, object>;
+  for (const name of Object.getOwnPropertyNames(Intl)) {
+    if (typeof intl[name] !== "function") continue;
+    intl[name] = new Proxy(intl[name], {
+      construct(target, args) {
+        record(name);
+        return Reflect.construct(target as never, args);
+      },
+      apply(target, self, args) {
+        record(name);
+        return Reflect.apply(target as never, self, args);
+      },
+    });
+  }
+  for (const [owner, method] of [
+    [String.prototype, "localeCompare"],
+    [Number.prototype, "toLocaleString"],
+    [Date.prototype, "toLocaleString"],
+    [Date.prototype, "toLocaleDateString"],
+    [Date.prototype, "toLocaleTimeString"],
+  ] as const) {
+    const original = (owner as unknown as Record<string, (...args: unknown[]) => unknown>)[method];
+    Object.defineProperty(owner, method, {
+      value(this: unknown, ...args: unknown[]) {
+        record(method);
+        return original.apply(this, args);
+      },
+    });
+  }
+}
+
+test("shows its dates, times and rates, and a stack's page its history, without Intl (which loads ICU: slow on a phone)", async () => {
+  const page = await world().openSignedIn("/");
+  await page.addInitScript(recordIntlUses);
+  const { baseUrl } = world().stackgate;
+
+  await page.goto(`${baseUrl}/`);
+  await hydrated(page);
+  await page.getByRole("region", { name: "Recent failures" }).locator("time").first().waitFor();
+  await page.getByRole("img", { name: /Deploys per day/ }).waitFor();
+  await page
+    .getByRole("region", { name: "Deploys" })
+    .getByText(/^\d+(\.\d)?%$/)
+    .waitFor();
+  expect(await page.evaluate(() => (window as unknown as { intlUses: string[] }).intlUses)).toEqual([]);
+
+  await page.goto(`${baseUrl}/stacks/outline`);
+  await hydrated(page);
+  await page.getByRole("table").locator("time").first().waitFor();
+  expect(await page.evaluate(() => (window as unknown as { intlUses: string[] }).intlUses)).toEqual([]);
 });
 
 describe("screenshots", () => {

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { dateTimeFormat } from "../../lib/intl.ts";
+import { formatDayOfMonth } from "../../lib/intl.ts";
 import { useI18n } from "../I18nProvider.tsx";
 
 export interface DayTally {
@@ -18,8 +18,7 @@ const EMPTY_DAY_HEIGHT = 1.5;
 
 export function useDayFormat(): (date: string) => string {
   const { lang } = useI18n();
-  const format = dateTimeFormat(lang, { day: "numeric", month: "short", timeZone: "UTC" });
-  return (date) => format.format(new Date(`${date}T00:00:00Z`));
+  return (date) => formatDayOfMonth(lang, date);
 }
 
 /**

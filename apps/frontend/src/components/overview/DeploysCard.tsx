@@ -1,5 +1,5 @@
 import { cx } from "../../lib/cx.ts";
-import { numberFormat } from "../../lib/intl.ts";
+import { formatPercent } from "../../lib/intl.ts";
 import { useHistoryOverviewQuery } from "../../lib/queries.ts";
 import { useI18n } from "../I18nProvider.tsx";
 import { Card } from "../ui/Card.tsx";
@@ -62,10 +62,7 @@ interface DeploysSummaryProps {
 
 function DeploysSummary({ total, succeeded, failed, successRate, perDay }: DeploysSummaryProps) {
   const { t, lang } = useI18n();
-  const rate =
-    successRate === null
-      ? "—"
-      : numberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(successRate);
+  const rate = successRate === null ? "—" : formatPercent(lang, successRate);
   const summary =
     total === 0
       ? t("overview.deploys.none")

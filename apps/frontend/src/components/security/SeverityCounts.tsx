@@ -1,4 +1,4 @@
-import { dateTimeFormat } from "../../lib/intl.ts";
+import { formatDateAndTime } from "../../lib/intl.ts";
 import { useI18n, useT } from "../I18nProvider.tsx";
 import { Badge } from "../ui/index.ts";
 import { useFailureReason } from "./ScanState.tsx";
@@ -58,7 +58,7 @@ export function EarlierScanNote({ scan, short = false }: { scan: ImageScan; shor
   const { t, lang } = useI18n();
   const reason = useFailureReason();
   if (scan.status !== "failed" || !scan.scannedAt) return null;
-  const when = dateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(scan.scannedAt);
+  const when = formatDateAndTime(lang, scan.scannedAt);
   const sentence = t("security.earlier.note", { when });
   if (!short) return <p className="text-xs text-fg-muted">{sentence}</p>;
   return (

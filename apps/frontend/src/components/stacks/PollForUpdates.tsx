@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, orpc } from "../../lib/api.ts";
 import { cx } from "../../lib/cx.ts";
-import { dateTimeFormat } from "../../lib/intl.ts";
+import { formatTimeOfDay } from "../../lib/intl.ts";
 import { useCan } from "../../lib/permissions.ts";
 import { useI18n, useT } from "../I18nProvider.tsx";
 import { Card } from "../ui/Card.tsx";
@@ -77,7 +77,7 @@ function PollSwitch({ stack, enabled }: { stack: string; enabled: boolean }) {
 
   const pending = mutation.isPending ? mutation.variables : undefined;
   const shown = pending ?? enabled;
-  const time = (date: Date) => dateTimeFormat(lang, { timeStyle: "short" }).format(date);
+  const time = (date: Date) => formatTimeOfDay(lang, date);
   let status: string;
   if (pending !== undefined) status = t(pending ? "stacks.poll.turningOn" : "stacks.poll.turningOff");
   else if (mutation.isError)

@@ -1,7 +1,7 @@
-import { dateTimeFormat, relativeTimeFormat } from "../../lib/intl.ts";
+import { formatDateAndTime, formatRelativeTime, type RelativeUnit } from "../../lib/intl.ts";
 import { useI18n } from "../I18nProvider.tsx";
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+const UNITS: [RelativeUnit, number][] = [
   ["day", 86_400_000],
   ["hour", 3_600_000],
   ["minute", 60_000],
@@ -13,8 +13,9 @@ export function RelativeTime({ date, now = Date.now() }: { date: Date; now?: num
   const { lang } = useI18n();
   const elapsed = date.getTime() - now;
   const [unit, size] = UNITS.find(([, ms]) => Math.abs(elapsed) >= ms) ?? ["second", 1_000];
-  const relative = relativeTimeFormat(lang, { numeric: "auto" }).format(Math.round(elapsed / size), unit);
-  const exact = dateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" }).format(date);
+  // 0 rather than -0: a value just under half a second ago is "now".
+  const relative = formatRelativeTime(lang, Math.round(elapsed / size) || 0, unit);
+  const exact = formatDateAndTime(lang, date, { seconds: true });
   return (
     <time dateTime={date.toISOString()} title={exact} className="whitespace-nowrap">
       {relative}
