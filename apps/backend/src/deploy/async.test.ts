@@ -97,6 +97,7 @@ describe("Prefer: respond-async", () => {
 
     komodo.releaseUpdates("held");
     await expect.poll(async () => (await getRun(run.id)).json.run.step, { timeout: 5000 }).toBe("deploy");
+    await komodo.whenHeld("held");
     komodo.releaseUpdates("held");
     await expect.poll(async () => (await getRun(run.id)).json.run.status, { timeout: 5000 }).toBe("finished");
     const finished = (await getRun(run.id)).json.run;
@@ -214,6 +215,8 @@ describe("Idempotency-Key", () => {
     expect(again.status).toBe(202);
     expect(again.json.run).toEqual(first.json.run);
     expect(again.headers.get("location")).toBe(first.headers.get("location"));
+    // Released once Komodo holds it: a release before the run's call arrives would release nothing.
+    await komodo.whenHeld("held");
     komodo.releaseUpdates("held");
     await untilFinished(first.json.run.id);
     expect(executes()).toEqual(["PullStack"]);

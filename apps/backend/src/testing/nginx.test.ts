@@ -50,6 +50,7 @@ describe.skipIf(!requireNginx())("the nginx test kit", () => {
     const again = await openEventStream(`${nginx.url}/api/v0/deploy/events`, { "x-api-key": key });
     const subscribed = await again.next();
     expect(subscribed.running.map((run: { stack: string }) => run.stack)).toEqual(["held"]);
+    await komodo.whenHeld("held");
     komodo.releaseUpdates("held");
     expect((await again.next()).type).toBe("finished");
     again.close();
