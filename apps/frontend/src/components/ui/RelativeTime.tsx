@@ -13,8 +13,7 @@ export function RelativeTime({ date, now = Date.now() }: { date: Date; now?: num
   const { lang } = useI18n();
   const elapsed = date.getTime() - now;
   const [unit, size] = UNITS.find(([, ms]) => Math.abs(elapsed) >= ms) ?? ["second", 1_000];
-  // 0 rather than -0: a value just under half a second ago is "now".
-  const relative = formatRelativeTime(lang, Math.round(elapsed / size) || 0, unit);
+  const relative = formatRelativeTime(lang, Math.round(elapsed / size), unit);
   const exact = formatDateAndTime(lang, date, { seconds: true });
   return (
     <time dateTime={date.toISOString()} title={exact} className="whitespace-nowrap">
