@@ -69,6 +69,9 @@ describe("scoped API keys in Settings", () => {
       scope: { actions: [], read: [], metrics: true },
     });
     expect(created.status).toBe(200);
+    // In the page's language, not the browser's.
+    const expiryShown = (lang: string) =>
+      new Intl.DateTimeFormat(lang, { dateStyle: "medium" }).format(new Date(expiresAt));
 
     for (const viewport of ["mobile", "desktop"] as const) {
       for (const theme of ["light", "dark"] as const) {
@@ -80,6 +83,7 @@ describe("scoped API keys in Settings", () => {
           .waitFor();
         const row = section.getByRole("row").filter({ hasText: "nightly-metrics" });
         await row.getByText("Expires soon").waitFor();
+        await row.getByText(expiryShown("en"), { exact: true }).waitFor();
         await row.getByText("No deploys").waitFor();
         await row.getByText("Metrics", { exact: true }).waitFor();
         await section.getByRole("switch", { name: "Limit this key" }).click();
@@ -97,6 +101,7 @@ describe("scoped API keys in Settings", () => {
       .filter({ hasText: "nightly-metrics" })
       .getByText("Caduca pronto")
       .waitFor();
+    await section.getByText(expiryShown("es"), { exact: true }).waitFor();
     await section.getByRole("switch", { name: "Limitar esta clave" }).click();
     await section.getByRole("checkbox", { name: "Métricas de Prometheus (/metrics)" }).waitFor();
     expect(await overflowing(spanish)).toEqual([]);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Lang } from "./i18n.ts";
 import {
+  formatDate,
   formatDateAndTime,
   formatDayOfMonth,
   formatInteger,
@@ -42,7 +43,9 @@ describe("the dashboard's formats, written without Intl", () => {
       const dateTime = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
       const withSeconds = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" });
       const time = new Intl.DateTimeFormat(lang, { timeStyle: "short" });
+      const day = new Intl.DateTimeFormat(lang, { dateStyle: "medium" });
       for (const date of sampleDates()) {
+        expect(formatDate(lang, date)).toBe(day.format(date));
         expect(formatDateAndTime(lang, date), `${zone} ${date.toISOString()}`).toBe(dateTime.format(date));
         expect(formatDateAndTime(lang, date, { seconds: true })).toBe(withSeconds.format(date));
         expect(formatTimeOfDay(lang, date)).toBe(time.format(date));

@@ -104,14 +104,17 @@ export function formatTimeOfDay(lang: Lang, date: Date, { seconds = false } = {}
   return `${hours % 12 === 0 ? 12 : hours % 12}:${rest} ${hours < 12 ? "AM" : "PM"}`;
 }
 
+/** The local date, `dateStyle` medium: "Sep 7, 2026", "7 sept 2026". */
+export function formatDate(lang: Lang, date: Date): string {
+  const month = MONTHS[lang][date.getMonth()];
+  return lang === "es"
+    ? `${date.getDate()} ${month} ${date.getFullYear()}`
+    : `${month} ${date.getDate()}, ${date.getFullYear()}`;
+}
+
 /** The local date, `dateStyle` medium, and time of day: "Sep 7, 2026, 1:07 PM", "7 sept 2026, 13:07". */
 export function formatDateAndTime(lang: Lang, date: Date, { seconds = false } = {}): string {
-  const month = MONTHS[lang][date.getMonth()];
-  const day =
-    lang === "es"
-      ? `${date.getDate()} ${month} ${date.getFullYear()}`
-      : `${month} ${date.getDate()}, ${date.getFullYear()}`;
-  return `${day}, ${formatTimeOfDay(lang, date, { seconds })}`;
+  return `${formatDate(lang, date)}, ${formatTimeOfDay(lang, date, { seconds })}`;
 }
 
 /** Any other format, through Intl (made once per language and options): for what no page shows at load. */

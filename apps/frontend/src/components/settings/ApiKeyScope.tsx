@@ -1,6 +1,7 @@
 import type { apiKeyScope } from "@stackgate/contract";
 import type { z } from "zod";
-import { useT } from "../I18nProvider.tsx";
+import { formatDate } from "../../lib/intl.ts";
+import { useI18n, useT } from "../I18nProvider.tsx";
 import { Badge, Switch, TextField } from "../ui/index.ts";
 
 export type KeyScope = z.infer<typeof apiKeyScope>;
@@ -49,11 +50,11 @@ export const expiresWithinAWeek = (expiresAt: Date | null, now: number) =>
 
 /** The expiry date, marked when it has passed or is less than a week away. */
 export function ExpiryCell({ expiresAt, now }: { expiresAt: Date | null; now: number }) {
-  const t = useT();
+  const { t, lang } = useI18n();
   if (!expiresAt) return <span className="text-fg-muted">{t("settings.keys.neverExpires")}</span>;
   const date = (
     <time dateTime={expiresAt.toISOString()} className="whitespace-nowrap">
-      {expiresAt.toLocaleDateString()}
+      {formatDate(lang, expiresAt)}
     </time>
   );
   if (expiresAt.getTime() <= now)
