@@ -4,7 +4,8 @@
  * one task in Chromium here, 200–400 ms of blocking time on Lighthouse's phone, and the overview and
  * a stack's page would pay it while hydrating. Each function gives exactly what Intl gives for the
  * same options (`intl.test.ts` compares them); the server renders with the same functions, so
- * hydration never sees a difference either.
+ * hydration never sees a difference either. (The invitation's long expiry date, shown once after a
+ * click, still uses Intl.)
  */
 import type { Lang } from "./i18n.ts";
 
@@ -115,16 +116,4 @@ export function formatDate(lang: Lang, date: Date): string {
 /** The local date, `dateStyle` medium, and time of day: "Sep 7, 2026, 1:07 PM", "7 sept 2026, 13:07". */
 export function formatDateAndTime(lang: Lang, date: Date, { seconds = false } = {}): string {
   return `${formatDate(lang, date)}, ${formatTimeOfDay(lang, date, { seconds })}`;
-}
-
-/** Any other format, through Intl (made once per language and options): for what no page shows at load. */
-const madeFormats = new Map<string, Intl.DateTimeFormat>();
-export function dateTimeFormat(lang: Lang, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${lang} ${JSON.stringify(options)}`;
-  let format = madeFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(lang, options);
-    madeFormats.set(key, format);
-  }
-  return format;
 }

@@ -2,7 +2,6 @@ import type { Role } from "@stackgate/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import type { FormEvent } from "react";
 import { api, orpc } from "../../lib/api.ts";
-import { dateTimeFormat } from "../../lib/intl.ts";
 import { useI18n } from "../I18nProvider.tsx";
 import { useWriteOnlySubmit } from "../settings/useWriteOnlySubmit.ts";
 import {
@@ -120,7 +119,9 @@ function InvitationLinkDialog({ created, onClose }: InvitationLinkDialogProps) {
           </div>
           <p className="text-xs text-fg-muted">
             {t("invite.expires", {
-              date: dateTimeFormat(lang, { dateStyle: "long", timeStyle: "short" }).format(created.expiresAt),
+              date: new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short" }).format(
+                created.expiresAt,
+              ),
             })}
           </p>
         </div>
