@@ -104,7 +104,9 @@ export function runTogether(
     children.set(spec.name, child);
     pipeWithPrefix(child.stdout!, spec.name, spec.color, process.stdout);
     pipeWithPrefix(child.stderr!, spec.name, spec.color, process.stderr);
-    child.on("exit", (code, signal) => {
+    // "close", not "exit": a child's last lines (its goodbye, a crash's stack trace) may still be in
+    // its pipes when it exits, and the launcher may exit next.
+    child.on("close", (code, signal) => {
       children.delete(spec.name);
       if (stopping) return exitWhenAllStopped();
       if (code === CONFIG_ERROR_EXIT_CODE) {

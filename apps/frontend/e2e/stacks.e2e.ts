@@ -433,6 +433,30 @@ describe("a stack's page", () => {
     await expect(rowOf(page, "scratch").count()).resolves.toBe(0);
   });
 
+  test("marks a failed last deploy from the stack's own history, and asks for no one else's", async () => {
+    world().komodo.addStack({ name: "flaky", faults: { failWith: DEMO_DEPLOY_ERROR } });
+    expect((await deployWithKey(world().stackgate, world().apiKey, "flaky", "redeploy")).status).not.toBe(200);
+
+    const page = await world().openPage({ signedInTo: world().stackgate });
+    const historyInputs: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/rpc/history/list") historyInputs.push(request.postData() ?? "");
+    });
+    await page.goto(`${world().stackgate.baseUrl}/stacks/flaky`);
+    await hydrated(page);
+    const badge = page.getByText("Deploy failed", { exact: true });
+    await badge.waitFor();
+    await expect(badge.locator("..").getAttribute("title")).resolves.toContain(DEMO_DEPLOY_ERROR);
+    // One request, the history card's, serves the mark too; the whole history is never asked for.
+    expect(historyInputs).toHaveLength(1);
+    expect(JSON.parse(historyInputs[0] ?? "{}")).toMatchObject({ json: { stack: "flaky" } });
+
+    // A later deploy that succeeds clears the mark, live.
+    world().komodo.faults.setStack("flaky", { failWith: undefined });
+    expect((await deployWithKey(world().stackgate, world().apiKey, "flaky", "pull")).status).toBe(200);
+    await badge.waitFor({ state: "detached" });
+  });
+
   test("an unknown stack is a clear not-found state", async () => {
     const page = await world().openSignedIn("/stacks/no-such-stack");
     await page.getByText("Komodo has no stack called “no-such-stack”").waitFor();

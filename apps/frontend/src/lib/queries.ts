@@ -110,6 +110,17 @@ export function useHistoryPages(filters: HistoryFilters, { pageSize }: { pageSiz
   return useInfiniteQuery({ ...historyPagesOptions(filters, pageSize), placeholderData: keepPreviousData });
 }
 
+/** Deploys a stack's page shows at first, and adds with each "Load older". */
+const STACK_HISTORY_PAGE_SIZE = 10;
+
+/**
+ * One stack's history, a page at a time: its page's history card, and its last deploy in the summary
+ * (the same query, so one request serves both).
+ */
+export function useStackHistoryPages(stack: string) {
+  return useHistoryPages({ stack }, { pageSize: STACK_HISTORY_PAGE_SIZE });
+}
+
 export function useHistoryOverviewQuery() {
   return useQuery(historyOverviewOptions());
 }

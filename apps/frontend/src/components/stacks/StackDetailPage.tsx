@@ -24,10 +24,10 @@ import { StackHistory } from "./StackHistory.tsx";
 import { StackServices } from "./StackServices.tsx";
 import { StackState } from "./StackState.tsx";
 import { UpdateMarker } from "./UpdateMarker.tsx";
-import { useStackRows } from "./useStackRows.ts";
+import { useStackRow } from "./useStackRows.ts";
 import { StackVulnerabilities } from "./Vulnerabilities.tsx";
 
-prefetchInBrowser("history", "scans");
+prefetchInBrowser("scans");
 
 export interface StackDetailPageProps extends IslandProps {
   name: string;
@@ -49,11 +49,11 @@ function StackDetail({ name, userName, initialStacks }: Omit<StackDetailPageProp
   const tIsolated = useTIsolated();
   useRefreshOnDeployEvents();
   useToastOtherDeploys(userName);
-  const { rows, failed, stacksQuery } = useStackRows(initialStacks, { renderedByServer: true });
+  const { row, failed, stacksQuery } = useStackRow(initialStacks, name);
   const { scans, failed: scansFailed } = useScansByImage();
   const runs = useLiveRuns(userName);
 
-  if (!rows) {
+  if (row === undefined) {
     if (failed) {
       return (
         <RequestProblem
@@ -66,7 +66,6 @@ function StackDetail({ name, userName, initialStacks }: Omit<StackDetailPageProp
     }
     return <DetailSkeleton />;
   }
-  const row = rows.find((candidate) => candidate.stack.name === name);
   if (!row) {
     return (
       <EmptyState

@@ -1,4 +1,4 @@
-import { useHistoryPages } from "../../lib/queries.ts";
+import { useStackHistoryPages } from "../../lib/queries.ts";
 import { LoadOlder } from "../history/LoadOlder.tsx";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
 import { Card } from "../ui/Card.tsx";
@@ -6,14 +6,11 @@ import { QueryView } from "../ui/QueryView.tsx";
 import { SkeletonLines } from "../ui/Skeleton.tsx";
 import { DeployHistoryTable } from "./DeployHistoryTable.tsx";
 
-/** Deploys shown at first, and added by each "Load older". */
-const PAGE_SIZE = 10;
-
 /** The stack's deploys, newest first, as the API lists that stack's history; older ones on request. */
 export function StackHistory({ stack }: { stack: string }) {
   const t = useT();
   const tIsolated = useTIsolated();
-  const pages = useHistoryPages({ stack }, { pageSize: PAGE_SIZE });
+  const pages = useStackHistoryPages(stack);
   return (
     <Card
       title={t("stacks.history.title")}
