@@ -455,6 +455,15 @@ describe("a stack's page", () => {
     world().komodo.faults.setStack("flaky", { failWith: undefined });
     expect((await deployWithKey(world().stackgate, world().apiKey, "flaky", "pull")).status).toBe(200);
     await badge.waitFor({ state: "detached" });
+
+    // Komodo deletes it again, so the later tests find the stacks they started with.
+    const { url, key, secret } = world().komodo;
+    const deleted = await fetch(`${url}/write/DeleteStack`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key, "x-api-secret": secret },
+      body: JSON.stringify({ id: "flaky" }),
+    });
+    expect(deleted.status).toBe(200);
   });
 
   test("an unknown stack is a clear not-found state", async () => {
