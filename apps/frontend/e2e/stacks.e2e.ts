@@ -435,12 +435,15 @@ describe("a stack's page", () => {
 
   test("marks a failed last deploy from the stack's own history, and asks for no one else's", async () => {
     world().komodo.addStack({ name: "flaky", faults: { failWith: DEMO_DEPLOY_ERROR } });
-    expect((await deployWithKey(world().stackgate, world().apiKey, "flaky", "redeploy")).status).not.toBe(200);
+    expect((await deployWithKey(world().stackgate, world().apiKey, "flaky", "redeploy")).status).not.toBe(
+      200,
+    );
 
     const page = await world().openPage({ signedInTo: world().stackgate });
     const historyInputs: string[] = [];
     page.on("request", (request) => {
-      if (new URL(request.url()).pathname === "/rpc/history/list") historyInputs.push(request.postData() ?? "");
+      if (new URL(request.url()).pathname === "/rpc/history/list")
+        historyInputs.push(request.postData() ?? "");
     });
     await page.goto(`${world().stackgate.baseUrl}/stacks/flaky`);
     await hydrated(page);

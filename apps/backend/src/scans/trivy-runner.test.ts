@@ -174,7 +174,10 @@ describe("runTrivyScan against the stand-in trivy", () => {
     // Long enough for the stand-in to start and record its run on a loaded machine: one stopped
     // before it got that far (400 ms, four test files at once) left nothing to check.
     const started = performance.now();
-    const result = await scan("slow-app:1", { timeoutMs: 2000, extraEnv: { STANDIN_TRIVY_SLOW_MS: "10000" } });
+    const result = await scan("slow-app:1", {
+      timeoutMs: 2000,
+      extraEnv: { STANDIN_TRIVY_SLOW_MS: "10000" },
+    });
     const elapsed = performance.now() - started;
 
     expect(result).toEqual({ ok: false, errorKind: "timeout", error: "Trivy did not finish within 2 s" });
