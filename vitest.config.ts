@@ -28,9 +28,9 @@ export default defineConfig({
     reporters: ["default", "./scripts/summary-reporter.ts"],
     // Vitest's default is one worker less than the cores: one file at a time on CI's two cores. Most
     // files wait on child processes, sockets and timers, so several at once are much quicker there
-    // (unit and PostgreSQL: 872 s one at a time, 522 s four at a time). Four loaded the machine so
-    // much that one run in two had a test over its limit; three leave more room. The browser tests
-    // stay one file at a time (fileParallelism).
+    // (unit and PostgreSQL: 872 s one at a time; 483 and 505 s three at a time). Four were no quicker
+    // (522 and 527 s) and loaded the machine so much that tests ran over their limits. The browser
+    // tests stay one file at a time (fileParallelism): two at once took as long.
     maxWorkers: 3,
     projects: [
       {

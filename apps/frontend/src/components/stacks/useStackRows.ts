@@ -14,10 +14,9 @@ import { lastDeployByStack, type StackRow, toStackRows } from "./model.ts";
  * Until the island is hydrated there are no rows (the server rendered the loading state), unless
  * `renderedByServer`: then the server renders with `initial` too, so the page's content needs no
  * script to show (the overview's counters: their placeholder's swap moved the page). The Stacks page
- * leaves it off: a long list
- * rendered by the server costs more to hydrate than it saves. The history only counts once hydrated,
- * as the server never has it. `failed`: the list could not be loaded (or refreshed), said once
- * hydrated.
+ * leaves it off: a long list rendered by the server costs more to hydrate than it saves. The history
+ * only counts once hydrated, as the server never has it. `failed`: the list could not be loaded (or
+ * refreshed), said once hydrated.
  */
 export function useStackRows(
   initial?: InitialStacks | null,
