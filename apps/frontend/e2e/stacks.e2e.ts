@@ -435,38 +435,40 @@ describe("a stack's page", () => {
 
   test("marks a failed last deploy from the stack's own history, and asks for no one else's", async () => {
     world().komodo.addStack({ name: "flaky", faults: { failWith: DEMO_DEPLOY_ERROR } });
-    expect((await deployWithKey(world().stackgate, world().apiKey, "flaky", "redeploy")).status).not.toBe(
-      200,
-    );
+    try {
+      const failed = await deployWithKey(world().stackgate, world().apiKey, "flaky", "redeploy");
+      expect(failed.status).not.toBe(200);
 
-    const page = await world().openPage({ signedInTo: world().stackgate });
-    const historyInputs: string[] = [];
-    page.on("request", (request) => {
-      if (new URL(request.url()).pathname === "/rpc/history/list")
-        historyInputs.push(request.postData() ?? "");
-    });
-    await page.goto(`${world().stackgate.baseUrl}/stacks/flaky`);
-    await hydrated(page);
-    const badge = page.getByText("Deploy failed", { exact: true });
-    await badge.waitFor();
-    await expect(badge.locator("..").getAttribute("title")).resolves.toContain(DEMO_DEPLOY_ERROR);
-    // One request, the history card's, serves the mark too; the whole history is never asked for.
-    expect(historyInputs).toHaveLength(1);
-    expect(JSON.parse(historyInputs[0] ?? "{}")).toMatchObject({ json: { stack: "flaky" } });
+      const page = await world().openPage({ signedInTo: world().stackgate });
+      const historyInputs: string[] = [];
+      page.on("request", (request) => {
+        if (new URL(request.url()).pathname === "/rpc/history/list")
+          historyInputs.push(request.postData() ?? "");
+      });
+      await page.goto(`${world().stackgate.baseUrl}/stacks/flaky`);
+      await hydrated(page);
+      const badge = page.getByText("Deploy failed", { exact: true });
+      await badge.waitFor();
+      await expect(badge.locator("..").getAttribute("title")).resolves.toContain(DEMO_DEPLOY_ERROR);
+      // One request, the history card's, serves the mark too; the whole history is never asked for.
+      expect(historyInputs).toHaveLength(1);
+      expect(JSON.parse(historyInputs[0] ?? "{}")).toMatchObject({ json: { stack: "flaky" } });
 
-    // A later deploy that succeeds clears the mark, live.
-    world().komodo.faults.setStack("flaky", { failWith: undefined });
-    expect((await deployWithKey(world().stackgate, world().apiKey, "flaky", "pull")).status).toBe(200);
-    await badge.waitFor({ state: "detached" });
-
-    // Komodo deletes it again, so the later tests find the stacks they started with.
-    const { url, key, secret } = world().komodo;
-    const deleted = await fetch(`${url}/write/DeleteStack`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": key, "x-api-secret": secret },
-      body: JSON.stringify({ id: "flaky" }),
-    });
-    expect(deleted.status).toBe(200);
+      // A later deploy that succeeds clears the mark, live.
+      world().komodo.faults.setStack("flaky", { failWith: undefined });
+      expect((await deployWithKey(world().stackgate, world().apiKey, "flaky", "pull")).status).toBe(200);
+      await badge.waitFor({ state: "detached" });
+    } finally {
+      // Komodo deletes it again, even after a failure here, so the later tests find the stacks they
+      // started with.
+      const { url, key, secret } = world().komodo;
+      const deleted = await fetch(`${url}/write/DeleteStack`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key, "x-api-secret": secret },
+        body: JSON.stringify({ id: "flaky" }),
+      });
+      expect(deleted.status).toBe(200);
+    }
   });
 
   test("an unknown stack is a clear not-found state", async () => {
