@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@stackgate/simulators";
 import { expect, it } from "vitest";
 import type { SupervisorOptions } from "./processes.ts";
 
@@ -158,14 +158,6 @@ it("supervises from a fresh Node in the launcher's own process, which signals st
   expect(await run.exited).toBe(0);
   expect(run.output()).toContain("steady got SIGTERM");
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 it("starts a process that waits for a URL only once that URL answers", async () => {
   const port = await freePort();

@@ -7,10 +7,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import { freePort } from "@stackgate/simulators";
 
 export const repoRoot = resolve(import.meta.dirname, "../../..");
 const frontendEntry = join(
@@ -158,19 +158,6 @@ export async function startFrontend({ port, backendUrl, env, onStarted }: StartF
     // A static file: answered without the session check, so readiness never depends on the backend.
     readyPath: "/favicon.svg",
     onStarted,
-  });
-}
-
-/** A port nothing listens on right now (the kernel's pick for an ephemeral bind). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
   });
 }
 

@@ -1,8 +1,7 @@
-import { KOMODO_VERSION } from "@stackgate/simulators";
+import { KOMODO_VERSION, UNREACHABLE_URL } from "@stackgate/simulators";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import { hydrated, type OpenPageOptions, saveScreenshot, startBrowser, type TestBrowser } from "./browser.ts";
-import { freePort } from "./harness.ts";
 import { callWithKey } from "./komodo-setup.ts";
 import { endTestsOf, overflowing, type Scenario, startScenario } from "./scenario.ts";
 
@@ -44,7 +43,7 @@ describe("the Komodo connection", () => {
   test("starts empty, is saved even when Komodo does not answer, and says why", async () => {
     const page = await openSettings();
     await connection(page).getByText("No Komodo connection yet").waitFor();
-    await fillConnection(page, `http://127.0.0.1:${await freePort()}`);
+    await fillConnection(page, UNREACHABLE_URL);
     const answer = connection(page)
       .getByRole("status")
       .filter({ hasText: "Saved, but Komodo did not answer" });

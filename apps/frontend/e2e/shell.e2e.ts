@@ -8,10 +8,12 @@ import {
   type TestBrowser,
   VIEWPORTS,
 } from "./browser.ts";
-import { freePort, type Stackgate, startFrontend, startStackgate } from "./harness.ts";
+import { type Stackgate, startFrontend, startStackgate } from "./harness.ts";
 
 let stackgate: Stackgate;
 let browser: TestBrowser;
+
+import { UNREACHABLE_URL } from "@stackgate/simulators";
 
 beforeAll(async () => {
   [stackgate, browser] = await Promise.all([startStackgate(), startBrowser()]);
@@ -273,7 +275,7 @@ describe("screenshots", () => {
 describe("without a backend", () => {
   test("every page is a clear 503, not a hang (with the demo banner and version when set)", async () => {
     const frontend = await startFrontend({
-      backendUrl: `http://127.0.0.1:${await freePort()}`,
+      backendUrl: UNREACHABLE_URL,
       env: { STACKGATE_DEMO: "1", STACKGATE_VERSION: "9.8.7" },
     });
     try {

@@ -3,14 +3,12 @@
  * sign-on with a real OpenID Provider (oidc-provider, its development login form), password sign-in
  * turned off, and a provider that cannot be reached. English and Spanish, under axe at 1280 and 375 px.
  */
+
+import { freePort, UNREACHABLE_URL } from "@stackgate/simulators";
 import Sqlite from "better-sqlite3";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  freePort as freeProviderPort,
-  startTestProvider,
-  type TestProvider,
-} from "../../backend/src/testing/oidc-provider.ts";
+import { startTestProvider, type TestProvider } from "../../backend/src/testing/oidc-provider.ts";
 import { axeViolations, describeViolations } from "./axe.ts";
 import {
   holdRequests,
@@ -21,7 +19,7 @@ import {
   type ThemeName,
   type ViewportName,
 } from "./browser.ts";
-import { freePort, type Stackgate, startStackgate } from "./harness.ts";
+import { type Stackgate, startStackgate } from "./harness.ts";
 import { invite } from "./people-setup.ts";
 
 const PROVIDER_NAME = "Authentik";
@@ -43,7 +41,6 @@ let providerDown: Stackgate;
 beforeAll(async () => {
   const gatewayPorts = [await freePort(), await freePort()] as const;
   provider = await startTestProvider({ appUrl: gatewayPorts.map((port) => `http://127.0.0.1:${port}`) });
-  const downPort = await freeProviderPort();
   [browser, both, ssoOnly, providerDown] = await Promise.all([
     startBrowser(),
     startStackgate({ gatewayPort: gatewayPorts[0], env: { backend: { ...provider.env, ...ROLES } } }),
@@ -54,7 +51,7 @@ beforeAll(async () => {
     startStackgate({
       env: {
         backend: {
-          OIDC_ISSUER_URL: `http://127.0.0.1:${downPort}`,
+          OIDC_ISSUER_URL: UNREACHABLE_URL,
           OIDC_CLIENT_ID: "stackgate",
           OIDC_CLIENT_SECRET: "never-reached-secret",
           OIDC_NAME: PROVIDER_NAME,

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { freePort } from "../../backend/src/deploy/backend-process.ts";
+import { freePort } from "@stackgate/simulators";
 
 /**
  * For tests: starts the gateway's entry point (main.ts) with `env` only (and PATH), and resolves

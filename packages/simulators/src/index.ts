@@ -14,6 +14,7 @@ export {
   type ReceivedRequest,
   startNtfyReceiver,
 } from "./ntfy/receiver.ts";
+export { freePort, UNREACHABLE_PORT, UNREACHABLE_URL } from "./ports.ts";
 export {
   maxOverlappingRuns,
   readStandInTrivyRuns,

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "@stackgate/simulators";
 
 /** For tests: the real backend (main.ts) as a child process, to be signalled or killed. */
 export interface BackendProcess {
@@ -10,15 +10,6 @@ export interface BackendProcess {
   stderr: () => string;
   /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts main.ts over `dataDir` on `port` (by default a free one) and resolves once it answers `/doc`. */

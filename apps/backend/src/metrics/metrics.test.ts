@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@stackgate/simulators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGateway } from "../../../gateway/src/gateway.ts";
 import { startConnectedBackend } from "../testing/harness.ts";
@@ -33,14 +34,6 @@ const deploy = (stack: string) =>
     headers: { "x-api-key": world.key },
     json: { stack, action: "pull" },
   });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   world = await startConnectedBackend({

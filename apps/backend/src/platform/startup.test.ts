@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { UNREACHABLE_PORT } from "@stackgate/simulators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPostgresPrograms, type PostgresServer, startPostgres } from "../testing/postgres.ts";
 import { announcedPassword, PROCESS_APP_URL, spawnBackend } from "./backend-process.ts";
@@ -146,16 +147,19 @@ describe("every start-up failure is one line naming what to fix", () => {
   });
 
   it("a DATABASE_URL whose server cannot be reached", async () => {
-    const { server, port } = await occupiedPort();
-    server.close();
     const { stderr } = await failedStart(
       {
         DATA_DIR: freshDir(),
-        DATABASE_URL: `postgres://stackgate:canary-db-secret@127.0.0.1:${port}/stackgate`,
+        DATABASE_URL: `postgres://stackgate:canary-db-secret@127.0.0.1:${UNREACHABLE_PORT}/stackgate`,
       },
       CONFIG_ERROR,
     );
-    expectOneLine(stderr, "DATABASE_URL", `127.0.0.1:${port}/stackgate`, "cannot be reached (ECONNREFUSED)");
+    expectOneLine(
+      stderr,
+      "DATABASE_URL",
+      `127.0.0.1:${UNREACHABLE_PORT}/stackgate`,
+      "cannot be reached (ECONNREFUSED)",
+    );
     expect(stderr).not.toContain("canary-db-secret");
   });
 });

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@stackgate/simulators";
 
 /**
  * A private Debian nginx in front of a server of the test (the gateway or the backend), as
@@ -52,14 +53,6 @@ export interface Nginx {
   logs(): { access: string; error: string };
   /** Stops nginx and its workers and removes its directory. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const accepts = (port: number) =>

@@ -118,15 +118,6 @@ export async function startTestProvider({
 
 export type TestProvider = Awaited<ReturnType<typeof startTestProvider>>;
 
-/** A port nothing listens on (for a provider that is down, and comes up there later). */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 type Jar = Map<string, Map<string, string>>;
 
 function keepCookies(jar: Jar, origin: string, response: Response) {

@@ -12,8 +12,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@stackgate/simulators";
 import pg from "pg";
-import { freePort } from "../deploy/backend-process.ts";
 
 /** The environment variable through which test runs on PostgreSQL reach the server (an admin URL). */
 export const TEST_POSTGRES_URL = "STACKGATE_TEST_POSTGRES_URL";

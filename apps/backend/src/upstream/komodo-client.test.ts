@@ -8,6 +8,7 @@ import {
   type KomodoSimulator,
   type KomodoSimulatorOptions,
   startKomodoSimulator,
+  UNREACHABLE_URL,
 } from "@stackgate/simulators";
 import { afterEach, describe, expect, it } from "vitest";
 import { deadlineIn } from "../platform/deadline.ts";
@@ -50,15 +51,6 @@ async function upstreamFailure(promise: Promise<unknown>): Promise<UpstreamError
   );
   expect(error).toBeInstanceOf(UpstreamError);
   return error as UpstreamError;
-}
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe("Komodo client: reading", () => {
@@ -251,11 +243,10 @@ describe("Komodo client: errors", () => {
   });
 
   it("names the host when it cannot connect", async () => {
-    const port = await closedPort();
-    const client = createKomodoClient({ url: `http://127.0.0.1:${port}/`, key: "k", secret: "s" });
+    const client = createKomodoClient({ url: `${UNREACHABLE_URL}/`, key: "k", secret: "s" });
     const error = await upstreamFailure(client.getVersion());
     expect(error.kind).toBe("unreachable");
-    expect(error.message).toBe(`Komodo at http://127.0.0.1:${port} is unreachable: connection refused`);
+    expect(error.message).toBe(`Komodo at ${UNREACHABLE_URL} is unreachable: connection refused`);
   });
 
   it("fails fast when Komodo goes down", async () => {
@@ -367,9 +358,8 @@ describe("Komodo client: secrets", () => {
     const rejected = await upstreamFailure(createKomodoClient({ url: sim.url, key, secret }).getVersion());
     expect(rejected.status).toBe(401);
 
-    const port = await closedPort();
     const unreachable = await upstreamFailure(
-      createKomodoClient({ url: `http://127.0.0.1:${port}`, key, secret }).getVersion(),
+      createKomodoClient({ url: UNREACHABLE_URL, key, secret }).getVersion(),
     );
     const badHeader = await upstreamFailure(
       createKomodoClient({ url: sim.url, key, secret: `${secret}\nX-Injected: 1` }).getVersion(),

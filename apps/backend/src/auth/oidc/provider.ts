@@ -14,7 +14,10 @@ export type ProviderState =
 /** What went wrong with discovery, for people and the log; never the client secret. */
 function describeDiscoveryFailure(issuerUrl: string, error: unknown): string {
   const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-  if (cause?.code) return `the provider at ${issuerUrl} cannot be reached (${cause.code})`;
+  // fetch's own refusals ("fetch failed", caused by a "bad port" and the like) carry no code.
+  const refusedByFetch = error instanceof TypeError && cause instanceof Error ? cause.message : undefined;
+  const reason = cause?.code ?? refusedByFetch;
+  if (reason) return `the provider at ${issuerUrl} cannot be reached (${reason})`;
   if (error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError"))
     return `the provider at ${issuerUrl} did not answer within ${DISCOVERY_TIMEOUT_SECONDS} s`;
   if (error instanceof oidc.ResponseBodyError || error instanceof Error)

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
+import { freePort } from "@stackgate/simulators";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invitation, user } from "../../db/schema.ts";
 import { manualClock } from "../../testing/clock.ts";
 import { ADMIN, APP_ORIGIN, startTestBackend, type TestBackend } from "../../testing/harness.ts";
 import {
-  freePort,
   type ProviderAccount,
   signInAtProvider,
   startTestProvider,
@@ -473,6 +473,18 @@ describe("a provider that is down at start", () => {
     } finally {
       await backend.close();
       await late?.close();
+    }
+  });
+
+  it("names fetch's own refusal of the address (a bad port) rather than a bare 'fetch failed'", async () => {
+    const backend = await startTestBackend({
+      env: { OIDC_ISSUER_URL: "http://127.0.0.1:1", OIDC_CLIENT_ID: "stackgate", OIDC_CLIENT_SECRET: "s" },
+    });
+    try {
+      const { sso } = (await backend.request("/api/v0/sign-in/options")).json;
+      expect(sso.problem).toBe("the provider at http://127.0.0.1:1 cannot be reached (bad port)");
+    } finally {
+      await backend.close();
     }
   });
 });
