@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import Sqlite from "better-sqlite3";
+import { sql } from "drizzle-orm";
 import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
 import { migrate as migrateSqlite } from "drizzle-orm/better-sqlite3/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
@@ -27,13 +28,23 @@ export type Transaction = Pick<
   "select" | "selectDistinct" | "insert" | "update" | "delete" | "$count"
 >;
 
+export interface TransactionOptions {
+  /**
+   * Transactions naming the same turn run one after another, on every backend of the database: for
+   * a check over rows that concurrent transactions may be changing, such as "the last active
+   * admin" (under PostgreSQL's READ COMMITTED, two such transactions would each see the other's
+   * row unchanged). On SQLite every transaction already takes its turn.
+   */
+  turn?: string;
+}
+
 /**
  * Reads run directly; every write runs in `transaction`: on SQLite, one connection serves the
  * whole process, so writes take turns there (a transaction held open across an `await` would
  * otherwise take in another request's writes, and lose them if it rolled back).
  */
 export interface Database extends Pick<Queries, "select" | "selectDistinct" | "$count"> {
-  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }
 
 export interface OpenedDatabase {
@@ -120,6 +131,8 @@ function openSqlite(path: string): OpenedDatabase {
 
 /** Any constant: every Stackgate backend starting on this database waits on it to migrate. */
 const MIGRATION_LOCK = 7_326_001;
+/** The first key of the two-key advisory locks that make transactions take turns (the second: the turn's name, hashed). */
+const TURN_LOCKS = 7_326;
 const POOL_SIZE = 10;
 
 // Timestamps are stored as milliseconds in bigint columns; node-postgres reads bigint as a string,
@@ -159,7 +172,13 @@ async function openPostgres(url: string): Promise<OpenedDatabase> {
       select: queries.select.bind(queries),
       selectDistinct: queries.selectDistinct.bind(queries),
       $count: queries.$count.bind(queries),
-      transaction: (work) => orm.transaction((tx) => work(tx as unknown as Transaction)),
+      transaction: (work, options) =>
+        orm.transaction(async (tx) => {
+          // Released when the transaction ends, whether it commits or rolls back.
+          if (options?.turn)
+            await tx.execute(sql`SELECT pg_advisory_xact_lock(${TURN_LOCKS}, hashtext(${options.turn}))`);
+          return work(tx as unknown as Transaction);
+        }),
     },
     authAdapter: drizzleAdapter(orm, { provider: "pg", schema: authSchema }),
     serving: () => {},

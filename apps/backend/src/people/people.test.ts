@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Caller } from "../auth/caller.ts";
 import type { Transaction } from "../db/database.ts";
 import { account, user } from "../db/schema.ts";
 import { ADMIN, startTestBackend, type TestBackend } from "../testing/harness.ts";
@@ -344,5 +345,41 @@ describe("the last active admin", () => {
       json: { role: "viewer" },
     });
     expect(refused.status).toBe(409);
+  });
+
+  it("stays one when two admins demote each other at the same moment, on PostgreSQL too", async () => {
+    const team = await startTestBackend();
+    try {
+      const first = await team.signIn();
+      const self = (await team.request("/api/v0/me", { headers: { cookie: first } })).json.id as string;
+      const other = await invitePerson(team, first, { email: "other-admin@example.test", role: "admin" });
+      const callerOf = (userId: string): Caller => ({
+        via: "session",
+        userId,
+        actorName: userId,
+        role: "admin",
+        sessionId: "concurrent",
+      });
+      const { people } = team.backend.services;
+      const activeAdmins = () =>
+        team.backend.db
+          .select({ id: user.id })
+          .from(user)
+          .where(and(eq(user.role, "admin"), eq(user.disabled, false)));
+      // Connections ready for both transactions (on PostgreSQL), so neither waits for one to open.
+      await Promise.all([activeAdmins(), activeAdmins(), activeAdmins()]);
+      // Two requests already past their access check (as on two backends), each demoting the other:
+      // their transactions interleave, so each would see two admins were the check not taking turns.
+      const outcomes = await Promise.allSettled([
+        people.update(callerOf(self), other.id, { role: "viewer" }),
+        people.update(callerOf(other.id), self, { role: "viewer" }),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+      const refused = outcomes.find((outcome) => outcome.status === "rejected");
+      expect(String(refused?.reason)).toMatch(/last active admin/);
+      expect(await activeAdmins()).toHaveLength(1);
+    } finally {
+      await team.close();
+    }
   });
 });

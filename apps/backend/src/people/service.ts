@@ -24,6 +24,9 @@ export class PeopleError extends Error {
   }
 }
 
+/** The turn every transaction that may leave fewer active admins takes, so no two of them pass the check at once. */
+export const ADMINS_TURN = { turn: "active-admins" };
+
 const LAST_ADMIN =
   "is the last active admin: make another person an admin first, or Stackgate would have nobody to manage it";
 
@@ -267,7 +270,7 @@ export function createPeopleService({
             tx,
           );
         }
-      });
+      }, ADMINS_TURN);
       return requirePerson(id);
     },
 
@@ -288,7 +291,7 @@ export function createPeopleService({
           },
           tx,
         );
-      });
+      }, ADMINS_TURN);
     },
 
     /**
