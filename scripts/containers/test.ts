@@ -487,7 +487,7 @@ async function severalBackends(komodo: KomodoSimulator) {
     );
   });
   await check(
-    "with backend-1 killed, every deploy is still answered, and all are in the history",
+    "with backend-1 killed, every deploy is still answered, all are in the history, and pages render",
     async () => {
       run("podman", ["kill", "--signal", "KILL", `${project}_backend-1_1`]);
       const statuses = await deploys(10);
@@ -500,6 +500,10 @@ async function severalBackends(komodo: KomodoSimulator) {
         (row) => row.actor === "API Key: pipeline",
       );
       assert(entries.length === 20, `the history holds ${entries.length} of the 20 deploys`);
+      // The dashboard's server asks the backend that is up (BACKEND_URLS) while it renders.
+      const page = await fetch(`${baseUrl}/stacks`, { headers: { cookie: session.cookie } });
+      const html = await page.text();
+      assert(page.status === 200 && html.includes(stack), `the stacks page answered ${page.status}`);
     },
   );
   await check("backend-1 starts again and is healthy", async () => {

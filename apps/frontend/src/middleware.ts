@@ -16,10 +16,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
   locals.theme = resolveTheme(cookies.get(THEME_COOKIE)?.value);
   locals.user = null;
 
-  const session = await lookUpSession(serverEnv.backendUrl, request.headers.get("cookie"));
+  const session = await lookUpSession(serverEnv.backends, request.headers.get("cookie"));
   if (session.status === "unavailable") {
     console.warn(
-      `[frontend] cannot check the session at ${serverEnv.backendUrl}: ${session.reason} (${url.pathname})`,
+      `[frontend] cannot check the session at ${serverEnv.backends.names}: ${session.reason} (${url.pathname})`,
     );
     locals.backendUnavailable = true;
     return next(BACKEND_UNAVAILABLE_PATH);

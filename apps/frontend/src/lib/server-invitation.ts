@@ -3,7 +3,6 @@
  * renders, so the page already shows the form or the problem. The token goes to the backend only.
  */
 import { createORPCClient, ORPCError } from "@orpc/client";
-import { RPCLink } from "@orpc/client/fetch";
 import { invitationToken, type Role } from "@stackgate/contract";
 import type { ApiClient } from "./api.ts";
 import { serverEnv } from "./server-env.ts";
@@ -29,7 +28,7 @@ export interface SignInChoices {
   sso: SingleSignOn | null;
 }
 
-const client: ApiClient = createORPCClient(new RPCLink({ url: `${serverEnv.backendUrl}/rpc` }));
+const client: ApiClient = createORPCClient(serverEnv.backends.rpcLink());
 
 export async function inspectInvitation(token: string): Promise<InvitationCheck> {
   if (!invitationToken.safeParse(token).success) return { status: "unknown" };

@@ -4,7 +4,6 @@
  * but a quick success gives null, and the browser asks (and reports errors) as usual.
  */
 import { createORPCClient } from "@orpc/client";
-import { RPCLink } from "@orpc/client/fetch";
 import type { ApiClient } from "./api.ts";
 import type { InitialStacks } from "./queries.ts";
 import { serverEnv } from "./server-env.ts";
@@ -14,9 +13,7 @@ const SERVER_FETCH_TIMEOUT_MS = 1_500;
 
 /** The typed client, straight to the backend, as the person whose browser asked for the page. */
 function clientFor(cookieHeader: string): ApiClient {
-  return createORPCClient(
-    new RPCLink({ url: `${serverEnv.backendUrl}/rpc`, headers: { cookie: cookieHeader } }),
-  );
+  return createORPCClient(serverEnv.backends.rpcLink({ cookie: cookieHeader }));
 }
 
 export async function fetchStacksForPage(cookieHeader: string | null): Promise<InitialStacks | null> {

@@ -1,4 +1,5 @@
 import { type Role, role as roleSchema } from "@stackgate/contract";
+import type { Backends } from "./backends.ts";
 
 export interface SessionUser {
   id: string;
@@ -19,10 +20,13 @@ const SESSION_TIMEOUT_MS = 3_000;
  * Asks the backend (Better Auth) whose session the request's cookies carry. `setCookies` must be passed
  * on to the browser: Better Auth refreshes a session's expiry through this very call.
  */
-export async function lookUpSession(backendUrl: string, cookieHeader: string | null): Promise<SessionLookup> {
+export async function lookUpSession(
+  backends: Pick<Backends, "fetch">,
+  cookieHeader: string | null,
+): Promise<SessionLookup> {
   let response: Response;
   try {
-    response = await fetch(`${backendUrl}/api/auth/get-session`, {
+    response = await backends.fetch("/api/auth/get-session", {
       headers: { accept: "application/json", ...(cookieHeader ? { cookie: cookieHeader } : {}) },
       signal: AbortSignal.timeout(SESSION_TIMEOUT_MS),
     });

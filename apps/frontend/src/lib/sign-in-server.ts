@@ -1,5 +1,6 @@
 import type { signInOptions } from "@stackgate/contract";
 import type { z } from "zod";
+import type { Backends } from "./backends.ts";
 import { type SignInError, signInErrorOf } from "./sign-in.ts";
 
 export type SignInOptions = z.infer<typeof signInOptions>;
@@ -10,9 +11,9 @@ const BACKEND_TIMEOUT_MS = 5_000;
 const PASSWORD_ONLY: SignInOptions = { password: true, sso: null };
 
 /** How people may sign in now (`GET /api/v0/sign-in/options`). */
-export async function loadSignInOptions(backendUrl: string): Promise<SignInOptions> {
+export async function loadSignInOptions(backends: Pick<Backends, "fetch">): Promise<SignInOptions> {
   try {
-    const response = await fetch(`${backendUrl}/api/v0/sign-in/options`, {
+    const response = await backends.fetch("/api/v0/sign-in/options", {
       headers: { accept: "application/json" },
       signal: AbortSignal.timeout(BACKEND_TIMEOUT_MS),
     });
@@ -41,7 +42,10 @@ export type FormSignIn =
  * The sign-in form posted without JavaScript (or before the page's script ran): signs in through the
  * backend exactly as the script would, and returns the session cookies to pass on to the browser.
  */
-export async function signInWithForm(backendUrl: string, request: Request): Promise<FormSignIn> {
+export async function signInWithForm(
+  backends: Pick<Backends, "fetch">,
+  request: Request,
+): Promise<FormSignIn> {
   const form = await request.formData().catch(() => new FormData());
   const email = String(form.get("email") ?? "").trim();
   const password = String(form.get("password") ?? "");
@@ -52,7 +56,7 @@ export async function signInWithForm(backendUrl: string, request: Request): Prom
   }
   let response: Response;
   try {
-    response = await fetch(`${backendUrl}/api/auth/sign-in/email`, {
+    response = await backends.fetch("/api/auth/sign-in/email", {
       method: "POST",
       headers,
       body: JSON.stringify({ email, password }),

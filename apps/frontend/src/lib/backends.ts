@@ -1,0 +1,84 @@
+/**
+ * Server side only: the backends the dashboard's server asks while it renders a page. With several
+ * (`BACKEND_URLS`, as behind the gateway), a backend that does not take the connection is passed
+ * over for the next, so pages keep rendering while one is stopped, restarted or lost.
+ */
+import { RPCLink } from "@orpc/client/fetch";
+
+/**
+ * The failures where the request never reached a backend, so sending it to another one cannot
+ * make anything happen twice (a reset or a timeout once connected could come after the work).
+ */
+const NOT_CONNECTED = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+function neverConnected(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+  return cause?.code !== undefined && NOT_CONNECTED.has(cause.code);
+}
+
+/** Where the oRPC link believes it sends; `fetchFromBackends` puts a real backend in its place. */
+const LINK_ORIGIN = "http://backends.invalid";
+
+export interface Backends {
+  /** The backends' addresses, for log lines. */
+  readonly names: string;
+  /**
+   * `path` (with its query) on the backend that last took a connection, else on the others in
+   * turn; the last one's error when none does. HTTP errors are answers, and are not retried.
+   */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** An oRPC link to the backends' `/rpc`, sending `headers` (the person's cookie) along. */
+  rpcLink(headers?: Record<string, string>): RPCLink<Record<never, never>>;
+}
+
+/** `urls`: one or more backends' base addresses, e.g. `http://backend-1:3000`. */
+export function createBackends(urls: readonly string[]): Backends {
+  if (urls.length === 0) throw new Error("createBackends needs at least one backend URL");
+  const bases = urls.map((url) => url.replace(/\/+$/, ""));
+  let current = 0;
+
+  async function fetchFromBackends(path: string, init?: RequestInit): Promise<Response> {
+    let lastError: unknown;
+    for (let tried = 0; tried < bases.length; tried++) {
+      const index = (current + tried) % bases.length;
+      try {
+        const response = await fetch(`${bases[index]}${path}`, init);
+        current = index;
+        return response;
+      } catch (error) {
+        if (!neverConnected(error)) throw error;
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+
+  return {
+    names: bases.join(", "),
+    fetch: fetchFromBackends,
+    rpcLink: (headers = {}) =>
+      new RPCLink({
+        url: `${LINK_ORIGIN}/rpc`,
+        headers,
+        // The link's request goes to whichever backend takes it; its body is read once, so it can
+        // be sent again if the first backend does not take the connection.
+        fetch: async (request, init) => {
+          const { pathname, search } = new URL(request.url);
+          return fetchFromBackends(`${pathname}${search}`, {
+            method: request.method,
+            headers: request.headers,
+            body: request.body ? await request.arrayBuffer() : undefined,
+            signal: request.signal,
+            redirect: init.redirect,
+          });
+        },
+      }),
+  };
+}
