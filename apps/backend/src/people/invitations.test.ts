@@ -218,6 +218,8 @@ describe("accepting", () => {
   it("uses a link once even when two accept it at the same moment", async () => {
     const invited = await invite("race@example.test");
     const token = tokenOf(invited.json.url);
+    // Database connections ready for both (on PostgreSQL), so neither waits for one to open.
+    await Promise.all([1, 2, 3].map(() => app.request("/api/v0/users", { headers: { cookie: admin } })));
     const answers = await Promise.all([accept(token, "First"), accept(token, "Second")]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
     const people = await app.request("/api/v0/users", { headers: { cookie: admin } });

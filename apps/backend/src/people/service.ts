@@ -24,8 +24,12 @@ export class PeopleError extends Error {
   }
 }
 
-/** The turn every transaction that may leave fewer active admins takes, so no two of them pass the check at once. */
-export const ADMINS_TURN = { turn: "active-admins" };
+/**
+ * The turn of every transaction that creates a person or may leave fewer active admins, so no two
+ * pass their checks at once (a link accepted twice, an email taken twice, the last two admins
+ * demoting each other).
+ */
+export const PEOPLE_TURN = { turn: "people" };
 
 const LAST_ADMIN =
   "is the last active admin: make another person an admin first, or Stackgate would have nobody to manage it";
@@ -270,7 +274,7 @@ export function createPeopleService({
             tx,
           );
         }
-      }, ADMINS_TURN);
+      }, PEOPLE_TURN);
       return requirePerson(id);
     },
 
@@ -291,7 +295,7 @@ export function createPeopleService({
           },
           tx,
         );
-      }, ADMINS_TURN);
+      }, PEOPLE_TURN);
     },
 
     /**
@@ -407,7 +411,7 @@ export function createPeopleService({
           tx,
         );
         return id;
-      });
+      }, PEOPLE_TURN);
       return requirePerson(userId);
     },
   };

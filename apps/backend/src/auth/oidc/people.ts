@@ -4,7 +4,7 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { AuditService } from "../../audit/service.ts";
 import type { Database } from "../../db/database.ts";
 import { account, invitation, user } from "../../db/schema.ts";
-import { ADMINS_TURN, createPerson, hashToken, isLastActiveAdmin, setRole } from "../../people/service.ts";
+import { createPerson, hashToken, isLastActiveAdmin, PEOPLE_TURN, setRole } from "../../people/service.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { SingleSignOnConfig } from "../../platform/config.ts";
 import { roleFromClaims } from "./roles.ts";
@@ -186,5 +186,5 @@ export async function decidePerson({
       created,
       warnings,
     } as const;
-  }, ADMINS_TURN);
+  }, PEOPLE_TURN);
 }
