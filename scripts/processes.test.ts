@@ -58,7 +58,8 @@ function launch(
   process_.stderr.on("data", (chunk) => {
     output += chunk;
   });
-  const exited = new Promise<number | null>((resolve) => process_.on("exit", resolve));
+  // "close": the launcher's last lines may still be in the pipe when it exits.
+  const exited = new Promise<number | null>((resolve) => process_.on("close", resolve));
   return { process: process_, exited, output: () => output };
 }
 

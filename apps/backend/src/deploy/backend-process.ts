@@ -45,7 +45,8 @@ export async function startBackendProcess({
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
   });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // "close", not "exit": what the process wrote last may still be in its pipes when it exits.
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
   let exitCode: number | null | undefined;
   void exited.then((code) => {
     exitCode = code;

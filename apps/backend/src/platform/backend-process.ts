@@ -26,7 +26,8 @@ export function spawnBackend(env: Record<string, string>) {
   child.stderr!.on("data", (chunk) => {
     stderr += chunk;
   });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // "close", not "exit": what the process wrote last may still be in its pipes when it exits.
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
   const listening = new Promise<string | null>((resolve) => {
     child.stdout!.on("data", (chunk) => {
       stdout += chunk;
