@@ -18,9 +18,14 @@ const NOT_CONNECTED = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
+/** The socket error (ECONNREFUSED, ENOTFOUND…) behind a failed fetch: Node's fetch hides it in `cause`. */
+export function socketErrorCode(error: unknown): string | undefined {
+  return error instanceof Error ? (error.cause as { code?: string } | undefined)?.code : undefined;
+}
+
 function neverConnected(error: unknown): boolean {
-  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-  return cause?.code !== undefined && NOT_CONNECTED.has(cause.code);
+  const code = socketErrorCode(error);
+  return code !== undefined && NOT_CONNECTED.has(code);
 }
 
 /** Where the oRPC link believes it sends; `fetchFromBackends` puts a real backend in its place. */

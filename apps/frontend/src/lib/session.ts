@@ -1,5 +1,5 @@
 import { type Role, role as roleSchema } from "@stackgate/contract";
-import type { Backends } from "./backends.ts";
+import { type Backends, socketErrorCode } from "./backends.ts";
 
 export interface SessionUser {
   id: string;
@@ -47,9 +47,7 @@ export async function lookUpSession(
 function describeFetchFailure(error: unknown): string {
   if (error instanceof DOMException && error.name === "TimeoutError")
     return `no answer in ${SESSION_TIMEOUT_MS} ms`;
-  // Node's fetch hides the socket error (ECONNREFUSED, ENOTFOUND…) in `cause`.
-  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-  return `unreachable (${cause?.code ?? String(error)})`;
+  return `unreachable (${socketErrorCode(error) ?? String(error)})`;
 }
 
 function readUser(body: unknown): SessionUser | undefined {
