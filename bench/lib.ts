@@ -38,7 +38,10 @@ export function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
-/** Starts a Node process of ours and waits until `readyUrl` answers. */
+/**
+ * Starts a Node process of ours and waits until `readyUrl` answers. Its standard error is kept for
+ * the message if it fails to start; `BENCH_STDERR=1` also passes it through (a page's server error).
+ */
 export async function startProcess(
   script: string,
   args: string[],
@@ -56,6 +59,7 @@ export async function startProcess(
   let stderr = "";
   child.stderr!.on("data", (chunk) => {
     stderr += chunk;
+    if (process.env.BENCH_STDERR === "1") process.stderr.write(chunk);
   });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {

@@ -6,16 +6,21 @@
  * Komodo simulator's 20 stacks. Needs Chromium (CHROME_PATH or /usr/bin/chromium).
  *
  * `--stacks 200` (issue 24): the pages at that many stacks, mobile only, with Total Blocking Time
- * (target ≤ 200 ms) and time to interactive; sign-in shows the floor the machine itself sets.
+ * (target ≤ 200 ms) and time to interactive. First comes `blank`, served by this script: one
+ * paragraph, no script, no style sheet, with the security headers the gateway sends with every page.
+ * It is the floor that Chromium, Lighthouse and this machine set before any page of ours adds to it
+ * (the opener policy alone costs it up to 230 ms: bench/RESULTS.md). With several runs, the last
+ * line of each page gives the medians.
  * `--runs 2` measures each page that many times, `--page stacks` only that page; `--report-dir DIR` keeps each run's whole report and its trace
  * (`.trace`, for DevTools). `bench/page-profile.ts` names the functions behind the blocking time.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { launch } from "chrome-launcher";
 import lighthouse, { desktopConfig } from "lighthouse";
-import { chromiumOrExit, machine, startDashboardBench, stopProcesses } from "./lib.ts";
+import { chromiumOrExit, machine, median, startDashboardBench, stopProcesses } from "./lib.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -50,7 +55,7 @@ interface Scores {
 
 async function audit(path: string, signedIn: boolean, form: "mobile" | "desktop"): Promise<Scores> {
   const result = await lighthouse(
-    base + path,
+    new URL(path, base).href,
     {
       port: chrome.port,
       output: "json",
@@ -97,22 +102,69 @@ const mark = (ok: boolean) => (ok ? "" : " ✗");
 const lighthouseVersion = (await import("lighthouse/package.json", { with: { type: "json" } })).default
   .version;
 
+/** The headers the gateway sends with every page that say how the browser must treat it. */
+const SECURITY_HEADERS = [
+  "cross-origin-opener-policy",
+  "permissions-policy",
+  "referrer-policy",
+  "x-content-type-options",
+  "x-frame-options",
+];
+
+/** The floor: one paragraph, no script, no style sheet, with the gateway's security headers. */
+async function startBlankPage(): Promise<string> {
+  const signIn = await fetch(`${base}/sign-in`);
+  await signIn.body?.cancel();
+  const headers = Object.fromEntries(
+    SECURITY_HEADERS.flatMap((name) => {
+      const value = signIn.headers.get(name);
+      return value === null ? [] : [[name, value]];
+    }),
+  );
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { ...headers, "content-type": "text/html; charset=utf-8" });
+    response.end(
+      '<!doctype html><html lang="en"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Blank</title><p>No script, no style.</p></html>',
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  server.unref();
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("the blank page's server has no port");
+  return `http://127.0.0.1:${address.port}/`;
+}
+
 if (bigInstall) {
+  const blank = { name: "blank", path: await startBlankPage(), signedIn: false };
   console.log(`Lighthouse ${lighthouseVersion}, ${machine()}, ${stackCount} stacks, mobile`);
   console.log("Targets: performance ≥ 90, Total Blocking Time ≤ 200 ms");
   console.log("page      | run | performance | blocking | interactive | layout shift | warnings");
   console.log("----------|-----|-------------|----------|-------------|--------------|---------");
   let misses = 0;
-  for (const { name, path, signedIn } of pages.filter(
-    (page) => !options.page || page.name === options.page,
+  for (const { name, path, signedIn } of [blank, ...pages].filter(
+    (page) => !options.page || page.name === options.page || page === blank,
   )) {
-    await fetch(base + path, { headers: signedIn ? { cookie } : {} }).then((response) => response.text());
+    await fetch(new URL(path, base), { headers: signedIn ? { cookie } : {} }).then((response) =>
+      response.text(),
+    );
+    const measured: Scores[] = [];
     for (let run = 1; run <= runs; run += 1) {
       const scores = await audit(path, signedIn, "mobile");
+      measured.push(scores);
       const ok = { performance: scores.performance >= 90, blocking: scores.totalBlockingMs <= 200 };
       misses += Object.values(ok).filter((value) => !value).length;
       console.log(
         `${name.padEnd(9)} | ${String(run).padStart(3)} | ${`${scores.performance}${mark(ok.performance)}`.padStart(11)} | ${`${Math.round(scores.totalBlockingMs)} ms${mark(ok.blocking)}`.padStart(8)} | ${`${(scores.interactiveMs / 1000).toFixed(1)} s`.padStart(11)} | ${scores.cls.toFixed(3).padStart(12)} | ${scores.warnings.length === 0 ? "none" : scores.warnings.join(" / ")}`,
+      );
+    }
+    if (runs > 1) {
+      const middle = (pick: (scores: Scores) => number) => median(measured.map(pick));
+      console.log(
+        `${name.padEnd(9)} | med | ${String(middle((scores) => scores.performance)).padStart(11)} | ${`${Math.round(middle((scores) => scores.totalBlockingMs))} ms`.padStart(8)} | ${`${(middle((scores) => scores.interactiveMs) / 1000).toFixed(1)} s`.padStart(11)} | ${middle(
+          (scores) => scores.cls,
+        )
+          .toFixed(3)
+          .padStart(12)} |`,
       );
     }
   }
