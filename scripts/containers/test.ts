@@ -503,7 +503,11 @@ async function severalBackends(komodo: KomodoSimulator) {
       // The dashboard's server asks the backend that is up (BACKEND_URLS) while it renders.
       const page = await fetch(`${baseUrl}/stacks`, { headers: { cookie: session.cookie } });
       const html = await page.text();
-      assert(page.status === 200 && html.includes(stack), `the stacks page answered ${page.status}`);
+      const text = html.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
+      assert(
+        page.status === 200 && html.includes(stack),
+        `the stacks page answered ${page.status}: ${text.slice(0, 400)}`,
+      );
     },
   );
   await check("backend-1 starts again and is healthy", async () => {

@@ -4,7 +4,7 @@ import { createORPCClient } from "@orpc/client";
 import { UNREACHABLE_URL } from "@stackgate/simulators";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ApiClient } from "./api.ts";
-import { createBackends } from "./backends.ts";
+import { createBackends, READ_ANSWER_DEADLINE_MS } from "./backends.ts";
 
 interface Received {
   method: string;
@@ -38,6 +38,28 @@ async function startBackend(name: string, status = 200) {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * A backend that takes the connection and then keeps silent, as a killed container's address does
+ * from the other side; with `bodyAfterMs`, it begins its answer at once and ends the body that late.
+ */
+async function startSilentBackend({ bodyAfterMs }: { bodyAfterMs?: number } = {}) {
+  const received: string[] = [];
+  const server = createServer((request, response) => {
+    received.push(`${request.method} ${request.url}`);
+    if (bodyAfterMs === undefined) return;
+    response.writeHead(200, { "content-type": "application/json" });
+    response.flushHeaders();
+    setTimeout(() => response.end(JSON.stringify({ from: "slow" })), bodyAfterMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = () => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { url, received, close };
 }
 
 let up: Awaited<ReturnType<typeof startBackend>>;
@@ -80,6 +102,54 @@ describe("the backends the dashboard's server asks", () => {
     const failure = await backends.fetch("/api/auth/get-session").catch((error: unknown) => error);
     expect((failure as Error & { cause: { code: string } }).cause.code).toBe("ECONNREFUSED");
     expect(backends.names).toBe(`${UNREACHABLE_URL}, ${UNREACHABLE_URL}`);
+  });
+
+  test("a read that a backend does not begin to answer in time is asked of the next one", async () => {
+    const silent = await startSilentBackend();
+    try {
+      const backends = createBackends([silent.url, up.url]);
+      const started = performance.now();
+      const response = await backends.fetch("/api/auth/get-session", {
+        signal: AbortSignal.timeout(READ_ANSWER_DEADLINE_MS * 3),
+      });
+      expect(await response.json()).toEqual({ from: "up" });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(READ_ANSWER_DEADLINE_MS - 50);
+      expect(silent.received).toEqual(["GET /api/auth/get-session"]);
+      // The backend that answered is asked first from then on.
+      expect(await (await backends.fetch("/api/auth/get-session")).json()).toEqual({ from: "up" });
+      expect(silent.received).toHaveLength(1);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  test("a request that is not a read is never sent to a second backend once one took it", async () => {
+    const silent = await startSilentBackend();
+    try {
+      const before = up.received.length;
+      const failure = await createBackends([silent.url, up.url])
+        .fetch("/api/auth/sign-in/email", {
+          method: "POST",
+          body: "{}",
+          signal: AbortSignal.timeout(READ_ANSWER_DEADLINE_MS * 2),
+        })
+        .catch((error: unknown) => error);
+      expect((failure as Error).name).toBe("TimeoutError");
+      expect(silent.received).toEqual(["POST /api/auth/sign-in/email"]);
+      expect(up.received.length).toBe(before);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  test("an answer that has begun is read to its end, however long its body takes", async () => {
+    const slow = await startSilentBackend({ bodyAfterMs: READ_ANSWER_DEADLINE_MS + 500 });
+    try {
+      const response = await createBackends([slow.url, up.url]).fetch("/api/v0/sign-in/options");
+      expect(await response.json()).toEqual({ from: "slow" });
+    } finally {
+      await slow.close();
+    }
   });
 
   test("the typed client goes the same way, with the person's cookie", async () => {

@@ -1,7 +1,8 @@
 /**
  * Server side only: the backends the dashboard's server asks while it renders a page. With several
- * (`BACKEND_URLS`, as behind the gateway), a backend that does not take the connection is passed
- * over for the next, so pages keep rendering while one is stopped, restarted or lost.
+ * (`BACKEND_URLS`, as behind the gateway), a backend that does not take the connection (or does not
+ * begin to answer a read) is passed over for the next, so pages keep rendering while one is stopped,
+ * restarted or lost.
  */
 import { RPCLink } from "@orpc/client/fetch";
 
@@ -28,6 +29,16 @@ function neverConnected(error: unknown): boolean {
   return code !== undefined && NOT_CONNECTED.has(code);
 }
 
+/** Reads: asking another backend again changes nothing, whatever the first did with the request. */
+const READS = new Set(["GET", "HEAD"]);
+
+/**
+ * How long a backend has to begin its answer to a read before the next one is asked. A backend whose
+ * host is gone (a killed container) refuses nothing: the connection attempt hangs until the caller's
+ * own time limit, which would end the whole request on the first backend.
+ */
+export const READ_ANSWER_DEADLINE_MS = 1_000;
+
 /** Where the oRPC link believes it sends; `fetchFromBackends` puts a real backend in its place. */
 const LINK_ORIGIN = "http://backends.invalid";
 
@@ -35,8 +46,10 @@ export interface Backends {
   /** The backends' addresses, for log lines. */
   readonly names: string;
   /**
-   * `path` (with its query) on the backend that last took a connection, else on the others in
-   * turn; the last one's error when none does. HTTP errors are answers, and are not retried.
+   * `path` (with its query) on the backend that last answered, else on the others in turn; the last
+   * one's error when none does. HTTP errors are answers, and are not retried. Other requests go to the
+   * next backend only when the connection failed; reads (GET, HEAD) also when it broke, or when no
+   * answer began within `READ_ANSWER_DEADLINE_MS`.
    */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** An oRPC link to the backends' `/rpc`, sending `headers` (the person's cookie) along. */
@@ -49,17 +62,29 @@ export function createBackends(urls: readonly string[]): Backends {
   const bases = urls.map((url) => url.replace(/\/+$/, ""));
   let current = 0;
 
-  async function fetchFromBackends(path: string, init?: RequestInit): Promise<Response> {
+  async function fetchFromBackends(path: string, init: RequestInit = {}): Promise<Response> {
+    const read = READS.has((init.method ?? "GET").toUpperCase());
     let lastError: unknown;
     for (let tried = 0; tried < bases.length; tried++) {
       const index = (current + tried) % bases.length;
+      // Only until the answer begins: its body may take as long as the caller allows.
+      const deadline = new AbortController();
+      const anotherLeft = tried < bases.length - 1;
+      const timer =
+        read && anotherLeft ? setTimeout(() => deadline.abort(), READ_ANSWER_DEADLINE_MS) : undefined;
       try {
-        const response = await fetch(`${bases[index]}${path}`, init);
+        const response = await fetch(`${bases[index]}${path}`, {
+          ...init,
+          signal: init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal,
+        });
         current = index;
         return response;
       } catch (error) {
-        if (!neverConnected(error)) throw error;
+        if (init.signal?.aborted) throw error;
+        if (!deadline.signal.aborted && !neverConnected(error) && !read) throw error;
         lastError = error;
+      } finally {
+        clearTimeout(timer);
       }
     }
     throw lastError;
