@@ -81,7 +81,7 @@ export function createBackends(urls: readonly string[]): Backends {
         return response;
       } catch (error) {
         if (init.signal?.aborted) throw error;
-        if (!deadline.signal.aborted && !neverConnected(error) && !read) throw error;
+        if (!read && !neverConnected(error)) throw error;
         lastError = error;
       } finally {
         clearTimeout(timer);
