@@ -3,9 +3,8 @@
  * three times in fresh browser contexts at 412 × 823 px with the CPU slowed 4× (as Lighthouse's
  * mobile preset simulates), with V8's sampling profiler on. Prints the script time per load, then
  * the heaviest functions by own time and, leaving React DOM's internals out, by inclusive time, in
- * milliseconds per load. Lighthouse's
- * figures move by hundreds of milliseconds between runs on a shared machine; these move far less, so
- * they say whether a change helped.
+ * milliseconds per load. Lighthouse's figures move by hundreds of milliseconds between runs on a
+ * shared machine; these move far less, so they say whether a change helped.
  *
  * `npx node bench/page-profile.ts [/stacks | / | stack]` (`stack`: the first stack's page), against
  * the Komodo simulator's 200 stacks, once their image scans have ended. Needs Chromium.
