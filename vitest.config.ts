@@ -80,9 +80,10 @@ export default defineConfig({
           environment: "node",
           testTimeout: 90_000,
           hookTimeout: 180_000,
-          // One file at a time: two at once (maxWorkers 2) took as long on the 2-core machine under
-          // another engineer's tests (load 10-23) and failed the 200-stack test's 10 s interactivity
-          // limit; each file starts its own services and Chromium.
+          // One file at a time: two at once (maxWorkers 2) took as long on the 2-core machine, both
+          // under another engineer's tests (load 10-23, where the 200-stack test's 10 s interactivity
+          // limit failed) and on a quiet one (each file 1.6-2x as long: the pages' scripts keep both
+          // cores busy). Each file starts its own services and Chromium.
           fileParallelism: false,
           // A page on a busy machine may take more than the default second to get there; a passing
           // poll returns as soon as it matches, so only a failure waits this long.
