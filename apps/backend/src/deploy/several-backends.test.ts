@@ -147,15 +147,16 @@ describe.skipIf(!onPostgres())("several backends on one PostgreSQL", () => {
         BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
       },
     });
-    const started = await fetch(`${doomed.url}/api/v0/deploy`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": world.key, prefer: "respond-async" },
-      body: JSON.stringify({ stack: "glacial", action: "pull" }),
-    });
-    expect(started.status).toBe(202);
-    const { run } = (await started.json()) as { run: { id: string } };
-    const stream = await openStreamListing(world.app, run.id);
+    let stream: Awaited<ReturnType<typeof openStreamListing>> | undefined;
     try {
+      const started = await fetch(`${doomed.url}/api/v0/deploy`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": world.key, prefer: "respond-async" },
+        body: JSON.stringify({ stack: "glacial", action: "pull" }),
+      });
+      expect(started.status).toBe(202);
+      const { run } = (await started.json()) as { run: { id: string } };
+      stream = await openStreamListing(world.app, run.id);
       doomed.child.kill("SIGKILL");
       await doomed.exited;
       const killedAt = Date.now();
@@ -176,7 +177,7 @@ describe.skipIf(!onPostgres())("several backends on one PostgreSQL", () => {
         message: INTERRUPTED_MESSAGE,
       });
     } finally {
-      stream.close();
+      stream?.close();
       doomed.child.kill("SIGKILL");
     }
   }, 60_000);
