@@ -141,9 +141,17 @@ if (bigInstall) {
   console.log("page      | run | performance | blocking | interactive | layout shift | warnings");
   console.log("----------|-----|-------------|----------|-------------|--------------|---------");
   let misses = 0;
-  for (const { name, path, signedIn } of [blank, ...pages].filter(
+  /** One line of the table: a run's figures (`run` its number) or their medians (`med`). */
+  const row = (name: string, run: string, scores: Omit<Scores, "warnings">, warnings?: string[]) => {
+    const ok = { performance: scores.performance >= 90, blocking: scores.totalBlockingMs <= 200 };
+    const line = `${name.padEnd(9)} | ${run.padStart(3)} | ${`${scores.performance}${mark(ok.performance)}`.padStart(11)} | ${`${Math.round(scores.totalBlockingMs)} ms${mark(ok.blocking)}`.padStart(8)} | ${`${(scores.interactiveMs / 1000).toFixed(1)} s`.padStart(11)} | ${scores.cls.toFixed(3).padStart(12)} |`;
+    console.log(warnings ? `${line} ${warnings.length === 0 ? "none" : warnings.join(" / ")}` : line);
+    return Object.values(ok).filter((value) => !value).length;
+  };
+  for (const page of [blank, ...pages].filter(
     (page) => !options.page || page.name === options.page || page === blank,
   )) {
+    const { name, path, signedIn } = page;
     await fetch(new URL(path, base), { headers: signedIn ? { cookie } : {} }).then((response) =>
       response.text(),
     );
@@ -151,24 +159,23 @@ if (bigInstall) {
     for (let run = 1; run <= runs; run += 1) {
       const scores = await audit(path, signedIn, "mobile");
       measured.push(scores);
-      const ok = { performance: scores.performance >= 90, blocking: scores.totalBlockingMs <= 200 };
-      misses += Object.values(ok).filter((value) => !value).length;
-      console.log(
-        `${name.padEnd(9)} | ${String(run).padStart(3)} | ${`${scores.performance}${mark(ok.performance)}`.padStart(11)} | ${`${Math.round(scores.totalBlockingMs)} ms${mark(ok.blocking)}`.padStart(8)} | ${`${(scores.interactiveMs / 1000).toFixed(1)} s`.padStart(11)} | ${scores.cls.toFixed(3).padStart(12)} | ${scores.warnings.length === 0 ? "none" : scores.warnings.join(" / ")}`,
-      );
+      const missed = row(name, String(run), scores, scores.warnings);
+      // The floor is not a page of ours: its misses say what the machine allows, not what to mend.
+      if (page !== blank) misses += missed;
     }
     if (runs > 1) {
       const middle = (pick: (scores: Scores) => number) => median(measured.map(pick));
-      console.log(
-        `${name.padEnd(9)} | med | ${String(middle((scores) => scores.performance)).padStart(11)} | ${`${Math.round(middle((scores) => scores.totalBlockingMs))} ms`.padStart(8)} | ${`${(middle((scores) => scores.interactiveMs) / 1000).toFixed(1)} s`.padStart(11)} | ${middle(
-          (scores) => scores.cls,
-        )
-          .toFixed(3)
-          .padStart(12)} |`,
-      );
+      row(name, "med", {
+        performance: middle((scores) => scores.performance),
+        accessibility: middle((scores) => scores.accessibility),
+        bestPractices: middle((scores) => scores.bestPractices),
+        totalBlockingMs: middle((scores) => scores.totalBlockingMs),
+        interactiveMs: middle((scores) => scores.interactiveMs),
+        cls: middle((scores) => scores.cls),
+      });
     }
   }
-  console.log(misses === 0 ? "Every target met." : `${misses} figure(s) miss their target (✗).`);
+  console.log(misses === 0 ? "Every target met." : `${misses} figure(s) of our pages miss their target (✗).`);
   chrome.kill();
   await stopProcesses();
   process.exit(0);
