@@ -107,7 +107,7 @@ const backendDir = join(outDir, "backend");
 await bundle(
   {
     main: join(root, "apps/backend/src/main.ts"),
-    "reset-password": join(root, "apps/backend/src/auth/reset-password.ts"),
+    "reset-password": join(root, "apps/backend/src/identity/sessions/reset-password.ts"),
     "copy-to-postgres": join(root, "apps/backend/src/db/copy-to-postgres.ts"),
   },
   backendDir,

@@ -2,7 +2,7 @@ import { ORPCError, ValidationError } from "@orpc/server";
 import { CredentialsInUrlError, CredentialsRejectedError, NoConnectionError } from "./connection/service.ts";
 import { databaseOutage } from "./db/outage.ts";
 import { DeployFailure, type DeployFailureKind } from "./deploy/service.ts";
-import { PeopleError } from "./people/service.ts";
+import { PeopleError } from "./identity/people/service.ts";
 import { ImagesNotInUseError, UnknownImageError } from "./scans/service.ts";
 import { UpstreamError } from "./upstream/errors.ts";
 

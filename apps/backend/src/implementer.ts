@@ -7,8 +7,8 @@ import {
   type KeyScope,
   type ReadArea,
   stackFilter,
-} from "./apikeys/scope.ts";
-import { type Authenticate, type Caller, refusalOf } from "./auth/caller.ts";
+} from "./identity/apikeys/scope.ts";
+import { type Authenticate, type Caller, refusalOf } from "./identity/caller.ts";
 
 export interface RequestContext {
   headers: Headers;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { invitePerson } from "../people/testing.ts";
+import { invitePerson } from "../identity/people/testing.ts";
 import { ADMIN, startConnectedBackend, type TestBackend } from "../testing/harness.ts";
 
 let world: Awaited<ReturnType<typeof startConnectedBackend>>;

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { HISTORY_PAGE_LIMIT, type HistoryPosition } from "@stackgate/contract";
 import { desc, sql } from "drizzle-orm";
-import type { Caller } from "../auth/caller.ts";
 import type { Database, Transaction } from "../db/database.ts";
 import { auditLog } from "../db/schema.ts";
+import type { Caller } from "../identity/caller.ts";
 import type { Clock } from "../platform/clock.ts";
 
 /** Who made a change: their id (null for the system) and name as the history names callers. */

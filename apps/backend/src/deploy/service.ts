@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { Caller } from "../auth/caller.ts";
 import { type ConnectionService, NoConnectionError } from "../connection/service.ts";
 import { type Cluster, singleBackend } from "../db/cluster.ts";
 import type { Transaction } from "../db/database.ts";
 import { databaseOutage } from "../db/outage.ts";
 import type { DeployEventBus } from "../events/bus.ts";
 import type { HistoryEntry, HistoryService } from "../history/service.ts";
+import type { Caller } from "../identity/caller.ts";
 import type { Clock } from "../platform/clock.ts";
 import { type Deadline, deadlineIn } from "../platform/deadline.ts";
 import type { Logger } from "../platform/logger.ts";

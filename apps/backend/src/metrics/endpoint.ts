@@ -1,5 +1,5 @@
-import { allowsMetrics, describeScope } from "../apikeys/scope.ts";
-import { type Authenticate, refusalOf } from "../auth/caller.ts";
+import { allowsMetrics, describeScope } from "../identity/apikeys/scope.ts";
+import { type Authenticate, refusalOf } from "../identity/caller.ts";
 import type { Metrics } from "./metrics.ts";
 
 const json = (status: number, code: string, message: string) =>

@@ -1,6 +1,6 @@
 import { contract } from "@stackgate/contract";
 import type { MiddlewareHandler } from "hono";
-import type { Authenticate } from "../auth/caller.ts";
+import type { Authenticate } from "../identity/caller.ts";
 import { admitCaller, visibleStacks } from "../implementer.ts";
 import type { StackService } from "./service.ts";
 

@@ -1,9 +1,9 @@
 import { contract } from "@stackgate/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keyCapabilities } from "../implementer.ts";
-import { manualClock } from "../testing/clock.ts";
-import { openEventStream } from "../testing/event-stream.ts";
-import { startConnectedBackend } from "../testing/harness.ts";
+import { keyCapabilities } from "../../implementer.ts";
+import { manualClock } from "../../testing/clock.ts";
+import { openEventStream } from "../../testing/event-stream.ts";
+import { startConnectedBackend } from "../../testing/harness.ts";
 
 const clock = manualClock();
 let world: Awaited<ReturnType<typeof startConnectedBackend>>;

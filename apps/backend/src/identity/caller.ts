@@ -1,7 +1,7 @@
 import type { Role } from "@stackgate/contract";
-import type { KeyScope } from "../apikeys/scope.ts";
-import type { ApiKeyService } from "../apikeys/service.ts";
-import type { Auth } from "./better-auth.ts";
+import type { KeyScope } from "./apikeys/scope.ts";
+import type { ApiKeyService } from "./apikeys/service.ts";
+import type { Auth } from "./sessions/better-auth.ts";
 
 /**
  * Who is making a request, as recorded in the history and in deploy events. `role` is the

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, startTestBackend, type TestBackend } from "../testing/harness.ts";
+import { ADMIN, startTestBackend, type TestBackend } from "../../testing/harness.ts";
 
 let app: TestBackend;
 beforeAll(async () => {

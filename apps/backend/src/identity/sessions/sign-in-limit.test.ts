@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { manualClock } from "../testing/clock.ts";
-import { ADMIN, startTestBackend, type TestBackend } from "../testing/harness.ts";
+import { manualClock } from "../../testing/clock.ts";
+import { ADMIN, startTestBackend, type TestBackend } from "../../testing/harness.ts";
 
 let app: TestBackend | undefined;
 afterEach(async () => {

@@ -1,5 +1,5 @@
-import { type Cluster, singleBackend } from "../db/cluster.ts";
-import type { Clock } from "../platform/clock.ts";
+import { type Cluster, singleBackend } from "../../db/cluster.ts";
+import type { Clock } from "../../platform/clock.ts";
 
 export interface SignInLimits {
   /** Failed sign-ins one account may have within the window before it is locked. */

@@ -2,18 +2,18 @@
  * Sets a new generated password for one user, prints it once and signs that user out everywhere.
  *
  *   npm run reset-password -- <email>
- *   node apps/backend/src/auth/reset-password.ts <email>     (inside the backend container)
+ *   node apps/backend/src/identity/sessions/reset-password.ts <email>     (inside the backend container)
  *
  * It reads the same environment as the backend (DATA_DIR, BETTER_AUTH_SECRET) and may run while
  * the backend does.
  */
 import { existsSync } from "node:fs";
-import { openDatabase } from "../db/database.ts";
-import { systemClock } from "../platform/clock.ts";
-import { ConfigError, loadConfig, resolveAuthSecret } from "../platform/config.ts";
-import { createLogger } from "../platform/logger.ts";
-import { createSecretBox } from "../platform/secret-box.ts";
-import { explainStartupFailure } from "../platform/startup.ts";
+import { openDatabase } from "../../db/database.ts";
+import { systemClock } from "../../platform/clock.ts";
+import { ConfigError, loadConfig, resolveAuthSecret } from "../../platform/config.ts";
+import { createLogger } from "../../platform/logger.ts";
+import { createSecretBox } from "../../platform/secret-box.ts";
+import { explainStartupFailure } from "../../platform/startup.ts";
 import { createAuth } from "./better-auth.ts";
 import { createFirstPasswordStore } from "./first-password.ts";
 import { generatePassword } from "./seed-admin.ts";
@@ -28,7 +28,7 @@ function exitWith(line: string): never {
 const [email, ...extra] = process.argv.slice(2);
 if (!email || extra.length > 0) {
   exitWith(
-    "Usage: npm run reset-password -- <email>   (in the backend container: node apps/backend/src/auth/reset-password.ts <email>)",
+    "Usage: npm run reset-password -- <email>   (in the backend container: node apps/backend/src/identity/sessions/reset-password.ts <email>)",
   );
 }
 

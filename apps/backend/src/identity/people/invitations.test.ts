@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { invitation } from "../db/schema.ts";
-import { manualClock } from "../testing/clock.ts";
-import { APP_ORIGIN, startTestBackend, type TestBackend } from "../testing/harness.ts";
+import { invitation } from "../../db/schema.ts";
+import { manualClock } from "../../testing/clock.ts";
+import { APP_ORIGIN, startTestBackend, type TestBackend } from "../../testing/harness.ts";
 import { cookieOf, invitePerson } from "./testing.ts";
 
 const clock = manualClock(Date.now());

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Caller } from "../auth/caller.ts";
-import type { Transaction } from "../db/database.ts";
-import { account, user } from "../db/schema.ts";
-import { ADMIN, startTestBackend, type TestBackend } from "../testing/harness.ts";
+import type { Transaction } from "../../db/database.ts";
+import { account, user } from "../../db/schema.ts";
+import { ADMIN, startTestBackend, type TestBackend } from "../../testing/harness.ts";
+import type { Caller } from "../caller.ts";
 import { invitePerson } from "./testing.ts";
 
 let app: TestBackend;

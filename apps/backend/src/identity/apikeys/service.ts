@@ -1,11 +1,11 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Role } from "@stackgate/contract";
 import { and, desc, eq } from "drizzle-orm";
-import type { Actor, AuditService } from "../audit/service.ts";
-import type { Database } from "../db/database.ts";
-import { apiKey, user } from "../db/schema.ts";
-import { createWriteBehind } from "../db/write-behind.ts";
-import type { Clock } from "../platform/clock.ts";
+import type { Actor, AuditService } from "../../audit/service.ts";
+import type { Database } from "../../db/database.ts";
+import { apiKey, user } from "../../db/schema.ts";
+import { createWriteBehind } from "../../db/write-behind.ts";
+import type { Clock } from "../../platform/clock.ts";
 import type { KeyScope } from "./scope.ts";
 
 const KEY_PREFIX = "sg_";

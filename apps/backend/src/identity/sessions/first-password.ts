@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SecretBox } from "../platform/secret-box.ts";
+import type { SecretBox } from "../../platform/secret-box.ts";
 
 const FILE_NAME = "first-sign-in";
 

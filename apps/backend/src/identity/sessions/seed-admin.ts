@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type Config, ConfigError } from "../platform/config.ts";
+import { type Config, ConfigError } from "../../platform/config.ts";
 import type { Auth } from "./better-auth.ts";
 import type { FirstPasswordStore } from "./first-password.ts";
 

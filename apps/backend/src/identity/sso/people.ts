@@ -4,9 +4,9 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { AuditService } from "../../audit/service.ts";
 import type { Database } from "../../db/database.ts";
 import { account, invitation, user } from "../../db/schema.ts";
-import { createPerson, hashToken, isLastActiveAdmin, PEOPLE_TURN, setRole } from "../../people/service.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { SingleSignOnConfig } from "../../platform/config.ts";
+import { createPerson, hashToken, isLastActiveAdmin, PEOPLE_TURN, setRole } from "../people/service.ts";
 import { roleFromClaims } from "./roles.ts";
 
 /** Better Auth's account row of a person who signs in with the provider: `accountId` is the `sub`. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startConnectedBackend, type TestBackend } from "../../testing/harness.ts";
 import { invitePerson } from "../people/testing.ts";
-import { startConnectedBackend, type TestBackend } from "../testing/harness.ts";
 
 let world: Awaited<ReturnType<typeof startConnectedBackend>>;
 let app: TestBackend;

@@ -1,15 +1,15 @@
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
-import type { Cluster } from "../db/cluster.ts";
-import type { Database, OpenedDatabase } from "../db/database.ts";
-import { user } from "../db/schema.ts";
-import type { Clock } from "../platform/clock.ts";
-import type { Config } from "../platform/config.ts";
-import type { Logger } from "../platform/logger.ts";
+import type { Cluster } from "../../db/cluster.ts";
+import type { Database, OpenedDatabase } from "../../db/database.ts";
+import { user } from "../../db/schema.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { Config } from "../../platform/config.ts";
+import type { Logger } from "../../platform/logger.ts";
+import { requestOrigin } from "../origin-guard.ts";
+import { type SingleSignOn, singleSignOnPlugin } from "../sso/single-sign-on.ts";
 import type { FirstPasswordStore } from "./first-password.ts";
-import { type SingleSignOn, singleSignOnPlugin } from "./oidc/single-sign-on.ts";
-import { requestOrigin } from "./origin-guard.ts";
 import { clientAddress, createSignInLimiter, describeWait } from "./sign-in-limiter.ts";
 
 const SIGN_IN_PATH = "/sign-in/email";

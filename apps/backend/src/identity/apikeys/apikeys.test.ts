@@ -1,7 +1,7 @@
 import Sqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { onPostgres } from "../testing/database.ts";
-import { startTestBackend, type TestBackend } from "../testing/harness.ts";
+import { onPostgres } from "../../testing/database.ts";
+import { startTestBackend, type TestBackend } from "../../testing/harness.ts";
 import { MAX_KEYS_PER_USER } from "./procedures.ts";
 
 let app: TestBackend;

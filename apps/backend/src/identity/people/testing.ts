@@ -1,5 +1,5 @@
 import type { Role } from "@stackgate/contract";
-import type { TestBackend } from "../testing/harness.ts";
+import type { TestBackend } from "../../testing/harness.ts";
 
 /** The cookie header of a response that signed someone in. */
 export const cookieOf = (headers: Headers) =>

@@ -1,16 +1,16 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Role } from "@stackgate/contract";
 import { and, desc, eq, gt, isNull, ne } from "drizzle-orm";
-import { type Actor, type AuditService, actorOf } from "../audit/service.ts";
-import type { Auth } from "../auth/better-auth.ts";
-import type { Caller } from "../auth/caller.ts";
-import type { Database, Transaction } from "../db/database.ts";
+import { type Actor, type AuditService, actorOf } from "../../audit/service.ts";
+import type { Database, Transaction } from "../../db/database.ts";
+import type { Caller } from "../caller.ts";
+import type { Auth } from "../sessions/better-auth.ts";
 
 /** Reads run on the database or inside a transaction. */
 type Reader = Pick<Transaction, "select">;
 
-import { account, invitation, session, user } from "../db/schema.ts";
-import type { Clock } from "../platform/clock.ts";
+import { account, invitation, session, user } from "../../db/schema.ts";
+import type { Clock } from "../../platform/clock.ts";
 
 export const INVITATION_VALID_MS = 7 * 24 * 60 * 60 * 1000;
 

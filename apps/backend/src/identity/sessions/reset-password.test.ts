@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseEnvironmentOf } from "../testing/database.ts";
-import { ADMIN, startTestBackend, type TestBackend } from "../testing/harness.ts";
+import { databaseEnvironmentOf } from "../../testing/database.ts";
+import { ADMIN, startTestBackend, type TestBackend } from "../../testing/harness.ts";
 
 const script = join(import.meta.dirname, "reset-password.ts");
 

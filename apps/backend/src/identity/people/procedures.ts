@@ -1,7 +1,7 @@
 import { ORPCError } from "@orpc/server";
-import type { Auth } from "../auth/better-auth.ts";
-import type { Caller } from "../auth/caller.ts";
-import type { Implementer } from "../implementer.ts";
+import type { Implementer } from "../../implementer.ts";
+import type { Caller } from "../caller.ts";
+import type { Auth } from "../sessions/better-auth.ts";
 import type { PeopleService } from "./service.ts";
 
 const requireSession = (caller: Caller) => {

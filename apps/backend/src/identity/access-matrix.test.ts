@@ -1,7 +1,7 @@
 import { contract, type Permission, type Role, rolePermits } from "@stackgate/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { invitePerson } from "../people/testing.ts";
 import { startTestBackend, type TestBackend } from "../testing/harness.ts";
+import { invitePerson } from "./people/testing.ts";
 
 interface Endpoint {
   name: string;
