@@ -16,10 +16,10 @@ import { createHistoryService } from "./history/service.ts";
 import { createHttpApp } from "./http.ts";
 import { apiKeyProcedures } from "./identity/apikeys/procedures.ts";
 import { createApiKeyService } from "./identity/apikeys/service.ts";
-import { createAuthenticator } from "./identity/caller.ts";
+import { createAuthenticator } from "./identity/authenticate.ts";
 import { invitationProcedures, meProcedures, userProcedures } from "./identity/people/procedures.ts";
 import { createPeopleService } from "./identity/people/service.ts";
-import { createAuth } from "./identity/sessions/better-auth.ts";
+import { createAuth, passwordsOf } from "./identity/sessions/better-auth.ts";
 import { createFirstPasswordStore } from "./identity/sessions/first-password.ts";
 import { seedAdmin } from "./identity/sessions/seed-admin.ts";
 import { signInOptionsOf } from "./identity/sso/options.ts";
@@ -80,7 +80,13 @@ export async function createBackend({
   });
   const seeded = await seedAdmin(auth, config, firstPassword);
 
-  const people = createPeopleService({ db, auth, audit, clock, appUrl: config.appUrl });
+  const people = createPeopleService({
+    db,
+    passwords: passwordsOf(auth),
+    audit,
+    clock,
+    appUrl: config.appUrl,
+  });
   const apiKeys = createApiKeyService({ db, clock, audit });
   const connection = await createConnectionService({
     db,

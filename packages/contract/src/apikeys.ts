@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoDate, sessionOnly } from "./common.ts";
 import { deployAction } from "./deploy.ts";
+import { READ_AREAS } from "./roles.ts";
 
 const tags = ["API keys"];
 
@@ -22,7 +23,7 @@ export const stackPattern = z
   )
   .meta({ example: "web-*" });
 
-export const readArea = z.enum(["stacks", "history", "scans", "events"], {
+export const readArea = z.enum(READ_AREAS, {
   error: "read may list only stacks, history, scans, events",
 });
 

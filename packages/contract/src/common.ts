@@ -1,8 +1,22 @@
 import { oc, type Route } from "@orpc/contract";
 import { z } from "zod";
-import type { Permission } from "./roles.ts";
+import type { KeyScopeNeed, Permission } from "./roles.ts";
 
 export const isoDate = z.date().meta({ example: "2026-11-22T10:15:00.000Z" });
+
+/**
+ * Who acted, beyond the name shown (which anyone may choose): the person, or the API key and its
+ * owner, as they were then.
+ */
+export const actedBy = z
+  .object({
+    userId: z.string().nullable().meta({
+      description: "The person, or the API key's owner; null for Stackgate itself or someone unknown",
+    }),
+    email: z.string().nullable().meta({ description: "Their email then", example: "ada@example.com" }),
+    keyId: z.string().nullable().meta({ description: "The API key that acted, if a key did" }),
+  })
+  .meta({ description: "Null fields on entries recorded before Stackgate kept them" });
 
 const errorResponse = (description: string, example: { code: string; status: number; message: string }) => ({
   description,
@@ -57,17 +71,30 @@ type RouteOptions = Omit<Route, "spec"> & {
   permission: Permission;
 };
 
+type KeyRouteOptions = RouteOptions & {
+  /** What a scoped API key's scope must allow, beside what its owner's role must. */
+  keyScope: KeyScopeNeed;
+};
+
 /**
  * Who may call a procedure. Declared here, beside the route, and enforced by one
- * middleware on the backend, which refuses any procedure that declares nothing.
+ * middleware on the backend, which refuses any procedure that declares nothing. `keyOnly` is
+ * for `/metrics`, which a scrape configuration reads with a key.
  */
-export type Access = "keyOrSession" | "sessionOnly" | "public";
+export type Access = "keyOrSession" | "sessionOnly" | "keyOnly" | "public";
 
-const withAccess = oc.$meta<{ access?: Access; permission?: Permission }>({});
+/** What the backend's access check reads of a procedure (`admitCaller`). */
+export interface AccessRule {
+  access?: Access;
+  permission?: Permission;
+  keyScope?: KeyScopeNeed;
+}
+
+const withAccess = oc.$meta<AccessRule>({});
 
 function describedRoute(
   access: Access,
-  { errors = {}, permission, ...route }: RouteOptions,
+  { errors = {}, permission, keyScope, ...route }: RouteOptions & { keyScope?: KeyScopeNeed },
   security: Array<Record<string, string[]>>,
   tierErrors: Record<string, ReturnType<typeof errorResponse>>,
 ) {
@@ -77,7 +104,7 @@ function describedRoute(
       errorResponse(description, { code: "ERROR", status: Number(status), message: description }),
     ]),
   );
-  return withAccess.meta({ access, permission }).route({
+  return withAccess.meta({ access, permission, keyScope }).route({
     ...route,
     spec: (operation) => ({
       ...operation,
@@ -88,7 +115,7 @@ function describedRoute(
 }
 
 /** A procedure a pipeline may call with `x-api-key` as well as a person with a session. */
-export const keyOrSession = (route: RouteOptions) =>
+export const keyOrSession = (route: KeyRouteOptions) =>
   describedRoute("keyOrSession", route, [{ apiKey: [] }, { session: [] }], {
     ...commonErrors,
     "403": outsideKeyScope,

@@ -110,6 +110,7 @@ export const deployEvent = z.discriminatedUnion("type", [
 
 const runDeploy = keyOrSession({
   permission: "deploy",
+  keyScope: { deploy: "input" },
   method: "POST",
   path: "/api/v0/deploy",
   tags: ["Deploy"],
@@ -159,6 +160,7 @@ export const deployProcedures = {
   }),
   events: keyOrSession({
     permission: "read",
+    keyScope: { read: "events" },
     method: "GET",
     path: "/api/v0/deploy/events",
     tags: ["Deploy"],
@@ -172,6 +174,7 @@ export const deployProcedures = {
   }).output(eventIterator(deployEvent)),
   getRun: keyOrSession({
     permission: "read",
+    keyScope: { read: "history" },
     method: "GET",
     path: "/api/v0/deploy/runs/{id}",
     tags: ["Deploy"],

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDate, keyOrSession } from "./common.ts";
+import { actedBy, isoDate, keyOrSession } from "./common.ts";
 import { deployAction } from "./deploy.ts";
 import { stackName } from "./stacks.ts";
 
@@ -10,6 +10,7 @@ export const historyEntry = z.object({
   createdAt: isoDate,
   actor: z.string().meta({ example: "API Key: deploy-web" }),
   via: z.enum(["session", "apiKey"]),
+  by: actedBy,
   stack: z.string(),
   action: deployAction,
   success: z.boolean(),
@@ -94,6 +95,7 @@ const tally = { total: z.number().int(), succeeded: z.number().int(), failed: z.
 export const historyProcedures = {
   list: keyOrSession({
     permission: "read",
+    keyScope: { read: "history" },
     method: "GET",
     path: "/api/v0/history",
     tags,
@@ -118,6 +120,7 @@ export const historyProcedures = {
     ),
   overview: keyOrSession({
     permission: "read",
+    keyScope: { read: "history" },
     method: "GET",
     path: "/api/v0/history/overview",
     tags,

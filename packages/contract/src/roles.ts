@@ -21,3 +21,15 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 };
 
 export const rolePermits = (who: Role, permission: Permission) => ROLE_PERMISSIONS[who].includes(permission);
+
+/** What an API key's scope can grant reading: the stack list, the history, image scans, the event stream. */
+export const READ_AREAS = ["stacks", "history", "scans", "events"] as const;
+
+export type ReadArea = (typeof READ_AREAS)[number];
+
+/**
+ * What a scoped API key's scope must allow for a procedure, declared beside its `permission`: one
+ * of its read areas, the deploy action of the procedure's input on its input's stack, or the
+ * metrics (which only a scope that names them allows).
+ */
+export type KeyScopeNeed = { read: ReadArea } | { deploy: "input" } | { metrics: true };

@@ -109,6 +109,7 @@ const upstreamErrors = {
 export const scanProcedures = {
   images: keyOrSession({
     permission: "read",
+    keyScope: { read: "scans" },
     method: "GET",
     path: "/api/v0/security/images",
     tags,
@@ -122,6 +123,7 @@ export const scanProcedures = {
   }).output(z.object({ images: z.array(imageScan), scanner: scannerStatus.optional() })),
   image: keyOrSession({
     permission: "read",
+    keyScope: { read: "scans" },
     method: "GET",
     path: "/api/v0/security/image",
     tags,
@@ -135,6 +137,7 @@ export const scanProcedures = {
     .output(imageScanDetail),
   scan: keyOrSession({
     permission: "scan",
+    keyScope: { read: "scans" },
     method: "POST",
     path: "/api/v0/security/scan",
     tags,

@@ -40,6 +40,7 @@ const upstreamErrors = {
 export const stackProcedures = {
   list: keyOrSession({
     permission: "read",
+    keyScope: { read: "stacks" },
     method: "GET",
     path: "/api/v0/stacks",
     tags,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDate, publicRoute, sessionOnly } from "./common.ts";
+import { actedBy, isoDate, publicRoute, sessionOnly } from "./common.ts";
 import { historyCursor } from "./history.ts";
 import { ROLES } from "./roles.ts";
 
@@ -76,6 +76,7 @@ export const auditEntry = z.object({
   actor: z
     .string()
     .meta({ description: "Who made the change, as the history names callers", example: "Admin" }),
+  by: actedBy,
   action: z.string().meta({ example: "user.role-changed" }),
   target: z.string().nullable().meta({ description: "What was changed", example: "ada@example.com" }),
   detail: z

@@ -3,13 +3,17 @@ import { HISTORY_PAGE_LIMIT, type HistoryPosition } from "@stackgate/contract";
 import { desc, sql } from "drizzle-orm";
 import type { Database, Transaction } from "../db/database.ts";
 import { auditLog } from "../db/schema.ts";
-import type { Caller } from "../identity/caller.ts";
 import type { Clock } from "../platform/clock.ts";
 
-/** Who made a change: their id (null for the system) and name as the history names callers. */
+/**
+ * Who made a change: their id (null for the system, or someone unknown), their name as the history
+ * names callers, their email, and the API key's id when a key acted.
+ */
 export interface Actor {
   id: string | null;
   name: string;
+  email?: string | null;
+  keyId?: string | null;
 }
 
 /** One change to record. `detail` says what changed and must never hold a secret. */
@@ -21,8 +25,6 @@ export interface Change {
   target: string | null;
   detail?: Record<string, unknown> | null;
 }
-
-export const actorOf = (caller: Caller): Actor => ({ id: caller.userId, name: caller.actorName });
 
 export function createAuditService({ db, clock }: { db: Database; clock: Clock }) {
   return {
@@ -37,6 +39,8 @@ export function createAuditService({ db, clock }: { db: Database; clock: Clock }
           at: new Date(clock.now()),
           actorId: by.id,
           actor: by.name,
+          actorEmail: by.email ?? null,
+          keyId: by.keyId ?? null,
           action,
           target,
           detail,
@@ -52,7 +56,10 @@ export function createAuditService({ db, clock }: { db: Database; clock: Clock }
         .where(after && sql`(${auditLog.at}, ${auditLog.id}) < (${after.createdAt.getTime()}, ${after.id})`)
         .orderBy(desc(auditLog.at), desc(auditLog.id))
         .limit(limit + 1);
-      const entries = rows.slice(0, limit).map(({ actorId: _actorId, ...entry }) => entry);
+      const entries = rows.slice(0, limit).map(({ actorId, actorEmail, keyId, ...entry }) => ({
+        ...entry,
+        by: { userId: actorId, email: actorEmail, keyId },
+      }));
       const last = entries.at(-1);
       return {
         entries,

@@ -1,5 +1,5 @@
 import { ORPCError } from "@orpc/server";
-import { actorOf } from "../audit/service.ts";
+import { actorOf } from "../identity/caller.ts";
 import type { Implementer } from "../implementer.ts";
 import type { ConnectionService } from "./service.ts";
 

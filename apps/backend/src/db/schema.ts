@@ -143,7 +143,10 @@ export const deployHistory = sqliteTable(
     startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
     actor: text("actor").notNull(),
     via: text("via").$type<z.infer<typeof deployRun.shape.via>>().notNull(),
+    /** The person, or the API key's owner; with their email then, and the key's id when a key acted. */
     userId: text("user_id"),
+    actorEmail: text("actor_email"),
+    keyId: text("key_id"),
     stack: text("stack").notNull(),
     action: text("action").$type<z.infer<typeof deployAction>>().notNull(),
     success: integer("success", { mode: "boolean" }).notNull(),
@@ -222,8 +225,11 @@ export const auditLog = sqliteTable(
     id: text("id").primaryKey(),
     at: integer("at", { mode: "timestamp_ms" }).notNull(),
     actorId: text("actor_id"),
-    /** The actor's name when the change was made, kept after the person is deleted. */
+    /** The actor's name and email when the change was made, kept after the person is deleted. */
     actor: text("actor").notNull(),
+    actorEmail: text("actor_email"),
+    /** The API key that acted, if one did. */
+    keyId: text("key_id"),
     action: text("action").notNull(),
     target: text("target"),
     detail: text("detail", { mode: "json" }).$type<Record<string, unknown>>(),

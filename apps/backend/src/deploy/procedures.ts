@@ -1,6 +1,6 @@
 import { ORPCError } from "@orpc/server";
 import { deployRunPath, idempotencyKey, RESPOND_ASYNC_PREFERENCE } from "@stackgate/contract";
-import { type Implementer, visibleStacks } from "../implementer.ts";
+import type { Implementer } from "../implementer.ts";
 import { IdempotencyKeyReused, UnknownRunError } from "./runs.ts";
 import type { DeployService } from "./service.ts";
 
@@ -57,7 +57,7 @@ export function deployProcedures(os: Implementer, { deploy }: { deploy: DeploySe
       return { status: 200 as const, body: await answeringRunErrors(() => deploy.run(request)) };
     }),
     getRun: os.deploy.getRun.handler(async ({ input, context }) => ({
-      run: await answeringRunErrors(() => deploy.find(input.id, visibleStacks(context.caller))),
+      run: await answeringRunErrors(() => deploy.find(input.id, context.caller.stacks)),
     })),
   };
 }

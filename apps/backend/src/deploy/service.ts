@@ -5,6 +5,7 @@ import type { Transaction } from "../db/database.ts";
 import { databaseOutage } from "../db/outage.ts";
 import type { DeployEventBus } from "../events/bus.ts";
 import type { HistoryEntry, HistoryService } from "../history/service.ts";
+import type { StackVisibility } from "../identity/apikeys/scope.ts";
 import type { Caller } from "../identity/caller.ts";
 import type { Clock } from "../platform/clock.ts";
 import { type Deadline, deadlineIn } from "../platform/deadline.ts";
@@ -214,10 +215,10 @@ export function createDeployService({
       return (await open(request)).run;
     },
 
-    /** A run by id, if `visible` admits its stack (a scoped API key's); else UnknownRunError. */
-    async find(id: string, visible: (stack: string) => boolean = () => true): Promise<DeployRunStatus> {
+    /** A run by id, if `visible` admits its stack; else UnknownRunError. */
+    async find(id: string, visible: StackVisibility): Promise<DeployRunStatus> {
       const entry = await runs.find(id);
-      if (!entry || !visible(entry.stack)) throw new UnknownRunError(id);
+      if (!entry || !visible.admits(entry.stack)) throw new UnknownRunError(id);
       if (!entry.running) {
         return { ...runOf(entry), status: "finished" };
       }
@@ -286,6 +287,8 @@ export function createDeployService({
           actor: caller.actorName,
           via: caller.via,
           userId: caller.userId,
+          actorEmail: caller.email,
+          keyId: caller.via === "apiKey" ? caller.keyId : null,
           stack,
           action,
         },

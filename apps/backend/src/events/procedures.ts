@@ -1,9 +1,9 @@
-import { type Implementer, visibleStacks } from "../implementer.ts";
+import type { Implementer } from "../implementer.ts";
 import type { DeployEventBus } from "./bus.ts";
 import { followDeployEvents } from "./stream.ts";
 
 export function eventProcedures(os: Implementer, { events }: { events: DeployEventBus }) {
   return os.deploy.events.handler(({ signal, context }) =>
-    followDeployEvents(events, signal, visibleStacks(context.caller)),
+    followDeployEvents(events, signal, context.caller.stacks),
   );
 }

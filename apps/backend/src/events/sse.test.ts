@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { EVERY_STACK } from "../identity/apikeys/scope.ts";
 import { createDeployEventBus } from "./bus.ts";
 import { DEPLOY_EVENTS_PATH, deployEventStream } from "./sse.ts";
 
@@ -12,7 +13,15 @@ describe("the REST deploy event stream", () => {
     const authenticate = async () =>
       ({
         kind: "caller",
-        caller: { via: "session", userId: "u1", actorName: "Ada Admin", role: "admin", sessionId: "s1" },
+        caller: {
+          via: "session",
+          userId: "u1",
+          email: "ada@example.test",
+          actorName: "Ada Admin",
+          role: "admin",
+          sessionId: "s1",
+          stacks: EVERY_STACK,
+        },
       }) as const;
     app.get(DEPLOY_EVENTS_PATH, deployEventStream({ events, authenticate, keepAliveMs: 20 }));
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 });

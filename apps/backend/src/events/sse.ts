@@ -3,8 +3,9 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { contract, deployRun, finishedRun } from "@stackgate/contract";
 import type { MiddlewareHandler } from "hono";
 import type { DeployEvent, DeployRun } from "../deploy/run.ts";
-import type { Authenticate } from "../identity/caller.ts";
-import { admitCaller, visibleStacks } from "../implementer.ts";
+import { admitCaller } from "../identity/access.ts";
+import type { StackVisibility } from "../identity/apikeys/scope.ts";
+import type { Authenticate } from "../identity/authenticate.ts";
 import { createMemoryRelease } from "../platform/memory-release.ts";
 import type { DeployEventBus } from "./bus.ts";
 
@@ -61,11 +62,11 @@ export function deployEventStream({
     for (const response of open) response.end();
   });
 
-  function follow(response: ServerResponse, visible: (stack: string) => boolean = () => true) {
+  function follow(response: ServerResponse, visible: StackVisibility) {
     const { running, unsubscribe } = events.subscribe((event) => {
-      if (event.type !== "subscribed" && visible(event.run.stack)) response.write(frameOf(event));
+      if (event.type !== "subscribed" && visible.admits(event.run.stack)) response.write(frameOf(event));
     });
-    const runs = running.filter((run) => visible(run.stack)).map((run) => jsonOf(run, deployRun));
+    const runs = running.filter((run) => visible.admits(run.stack)).map((run) => jsonOf(run, deployRun));
     response.writeHead(200, { "content-type": "text/event-stream" });
     response.write(KEEP_ALIVE_COMMENT + frame(`{"type":"subscribed","running":[${runs.join(",")}]}`));
     open.add(response);
@@ -87,12 +88,8 @@ export function deployEventStream({
     const response = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     // Not served by Node's HTTP server (a fetch handler elsewhere), or a HEAD: oRPC's handler answers.
     if (!response || c.req.method !== "GET") return next();
-    const caller = await admitCaller(authenticate, c.req.raw.headers, {
-      access: meta.access,
-      permission: meta.permission,
-      path: ["deploy", "events"],
-    });
-    if (!response.destroyed) follow(response, visibleStacks(caller));
+    const caller = await admitCaller(authenticate, c.req.raw.headers, { ...meta, name: "deploy.events" });
+    if (!response.destroyed) follow(response, caller.stacks);
     return RESPONSE_ALREADY_SENT;
   };
 }

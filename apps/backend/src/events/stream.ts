@@ -1,15 +1,16 @@
 import type { DeployEvent } from "../deploy/run.ts";
+import type { StackVisibility } from "../identity/apikeys/scope.ts";
 import type { DeployEventBus } from "./bus.ts";
 
 /**
  * One subscriber's view of the bus as an async sequence: `subscribed` first, then every
- * event as it happens, until the client goes away or the bus closes. With `visible`, only the
- * runs of the stacks it admits (a scoped API key's).
+ * event of the stacks `visible` admits as it happens, until the client goes away (`signal`) or
+ * the bus closes.
  */
 export async function* followDeployEvents(
   bus: DeployEventBus,
-  signal?: AbortSignal,
-  visible: (stack: string) => boolean = () => true,
+  signal: AbortSignal | undefined,
+  visible: StackVisibility,
 ): AsyncGenerator<DeployEvent> {
   const pending: DeployEvent[] = [];
   let wake: (() => void) | undefined;
@@ -19,14 +20,14 @@ export async function* followDeployEvents(
     wake?.();
   };
   const { running, unsubscribe } = bus.subscribe((event) => {
-    if ("run" in event && !visible(event.run.stack)) return;
+    if ("run" in event && !visible.admits(event.run.stack)) return;
     pending.push(event);
     wake?.();
   });
   const stopOnClose = bus.onClose(end);
   signal?.addEventListener("abort", end, { once: true });
   try {
-    yield { type: "subscribed", running: running.filter((run) => visible(run.stack)) };
+    yield { type: "subscribed", running: running.filter((run) => visible.admits(run.stack)) };
     for (;;) {
       const next = pending.shift();
       if (next) {

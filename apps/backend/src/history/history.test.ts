@@ -4,6 +4,7 @@ import { join } from "node:path";
 import Sqlite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/database.ts";
+import { EVERY_STACK, visibilityOf } from "../identity/apikeys/scope.ts";
 import { manualClock } from "../testing/clock.ts";
 import { onPostgres, openTestDatabase } from "../testing/database.ts";
 import {
@@ -49,7 +50,7 @@ describe("history overview", () => {
     await history.record(entry("2026-11-22T11:00:00Z", "web", false));
     await history.record(entry("2026-11-22T11:30:00Z", "web", true));
 
-    const overview = await history.overview();
+    const overview = await history.overview(EVERY_STACK);
     expect(overview.since.toISOString()).toBe("2026-10-24T00:00:00.000Z");
     expect(overview).toMatchObject({ total: 5, succeeded: 3, failed: 2, successRate: 0.6 });
     expect(overview.perDay).toHaveLength(30);
@@ -72,7 +73,7 @@ describe("history overview", () => {
         entry(new Date(Date.parse("2026-11-21T00:00:00Z") + minute * 60_000).toISOString(), "api", true),
       );
     }
-    const list = (await history.list()).entries;
+    const list = (await history.list({}, EVERY_STACK)).entries;
     expect(list).toHaveLength(100);
     expect(list[0]!.createdAt.toISOString()).toBe("2026-11-22T11:30:00.000Z");
     const times = list.map((item) => item.createdAt.getTime());
@@ -94,12 +95,12 @@ describe("running actions", () => {
     await history.begin({ id: "done", stack: "web", ...started });
     await history.begin({ id: "cut-off", stack: "api", ...started });
     await alive.begin({ id: "elsewhere", stack: "db", ...started });
-    expect((await history.list()).entries).toEqual([]);
-    expect((await history.overview()).total).toBe(0);
+    expect((await history.list({}, EVERY_STACK)).entries).toEqual([]);
+    expect((await history.overview(EVERY_STACK)).total).toBe(0);
 
     clock.advance(1000);
     await history.finish("done", { success: true, message: "ok", finishedAt: new Date(clock.now()) });
-    expect((await history.list()).entries).toEqual([
+    expect((await history.list({}, EVERY_STACK)).entries).toEqual([
       expect.objectContaining({ id: "done", success: true, message: "ok" }),
     ]);
 
@@ -108,12 +109,12 @@ describe("running actions", () => {
     const gone = async (runner: string | null) => runner === "backend-a";
     const interrupted = await history.failInterrupted(gone);
     expect(interrupted).toEqual([expect.objectContaining({ id: "cut-off", stack: "api", running: false })]);
-    expect((await history.list()).entries[0]).toMatchObject({
+    expect((await history.list({}, EVERY_STACK)).entries[0]).toMatchObject({
       id: "cut-off",
       success: false,
       message: INTERRUPTED_MESSAGE,
     });
-    expect((await history.list()).entries[0]!.createdAt.getTime()).toBe(clock.now());
+    expect((await history.list({}, EVERY_STACK)).entries[0]!.createdAt.getTime()).toBe(clock.now());
     expect(await history.failInterrupted(gone)).toEqual([]);
     expect(await history.failInterrupted(async (runner) => runner === "backend-b")).toEqual([
       expect.objectContaining({ id: "elsewhere", running: false }),
@@ -128,7 +129,11 @@ describe("history pages", () => {
   const plan = async (query: HistoryPageQuery, stacks?: string[]) => {
     const path = join(directory, "plan.sqlite");
     const planned = await openDatabase({ sqlitePath: path });
-    const { sql, params } = selectPage(planned.db, query, stacks).toSQL();
+    const { sql, params } = selectPage(
+      planned.db,
+      query,
+      stacks ? visibilityOf({ stacks }) : EVERY_STACK,
+    ).toSQL();
     await planned.close();
     const sqlite = new Sqlite(path, { readonly: true });
     const steps = sqlite
@@ -183,12 +188,12 @@ describe("history pages", () => {
       await history.record(item);
 
     const filters = { stack: "web", actor: "Ada", via: "session", outcome: "failure" } as const;
-    const newest = await history.list({ ...filters, limit: 1 });
+    const newest = await history.list({ ...filters, limit: 1 }, EVERY_STACK);
     expect(newest.entries).toEqual([expect.objectContaining({ id: webFailures[1]!.id })]);
     expect(newest.next).toEqual({ createdAt: webFailures[1]!.createdAt, id: webFailures[1]!.id });
-    const older = await history.list({ ...filters, limit: 1, after: newest.next! });
+    const older = await history.list({ ...filters, limit: 1, after: newest.next! }, EVERY_STACK);
     expect(older).toEqual({ entries: [expect.objectContaining({ id: webFailures[0]!.id })], next: null });
-    expect((await history.list({ via: "apiKey" })).entries.map((item) => item.actor)).toEqual([
+    expect((await history.list({ via: "apiKey" }, EVERY_STACK)).entries.map((item) => item.actor)).toEqual([
       "API Key: ci",
     ]);
     await fresh.close();

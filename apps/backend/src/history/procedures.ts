@@ -1,16 +1,14 @@
 import { encodeHistoryCursor } from "@stackgate/contract";
-import { type Implementer, visibleStackPatterns } from "../implementer.ts";
+import type { Implementer } from "../implementer.ts";
 import type { HistoryService } from "./service.ts";
 
 export function historyProcedures(os: Implementer, { history }: { history: HistoryService }) {
   return {
     list: os.history.list.handler(async ({ input = {}, context }) => {
       const { cursor, ...query } = input;
-      const page = await history.list({ ...query, after: cursor }, visibleStackPatterns(context.caller));
+      const page = await history.list({ ...query, after: cursor }, context.caller.stacks);
       return { history: page.entries, nextCursor: page.next && encodeHistoryCursor(page.next) };
     }),
-    overview: os.history.overview.handler(({ context }) =>
-      history.overview(visibleStackPatterns(context.caller)),
-    ),
+    overview: os.history.overview.handler(({ context }) => history.overview(context.caller.stacks)),
   };
 }

@@ -3,6 +3,7 @@ import { and, desc, eq, gte, inArray, isNull, or, type SQL, sql } from "drizzle-
 import type { Database, Transaction } from "../db/database.ts";
 import { deployHistory } from "../db/schema.ts";
 import { createWriteBehind } from "../db/write-behind.ts";
+import type { StackVisibility } from "../identity/apikeys/scope.ts";
 import type { Clock } from "../platform/clock.ts";
 import type { Logger } from "../platform/logger.ts";
 
@@ -45,14 +46,14 @@ function count(tally: Tally, success: boolean) {
 const finished = eq(deployHistory.running, false);
 
 /**
- * Entries on stacks matching one of the patterns (a scoped API key's stacks); all without patterns.
+ * Entries on the stacks `visible` admits: all, or those matching one of a scoped key's patterns.
  * Patterns hold only letters, digits and `._-*?`, which glob() reads as the key scope means them
  * (SQLite's own function; the PostgreSQL migrations define the same). `|| ''` keeps SQLite from
  * reading these through the stack index and sorting what it finds: the rows are read in the
  * list's order and these checked on the way (see `matchesFilters`).
  */
-const onStacks = (patterns?: readonly string[]): SQL | undefined =>
-  patterns === undefined
+const onStacks = ({ patterns }: StackVisibility): SQL | undefined =>
+  patterns === null
     ? undefined
     : (or(...patterns.map((pattern) => sql`glob(${pattern}, ${deployHistory.stack} || '')`)) ?? sql`false`);
 
@@ -95,12 +96,12 @@ function matchesFilters({ stack, actor, via, outcome }: HistoryFilters): SQL | u
 export function selectPage(
   db: Database,
   { after, limit = HISTORY_PAGE_LIMIT, ...filters }: HistoryPageQuery,
-  stacks?: readonly string[],
+  visible: StackVisibility,
 ) {
   return db
     .select()
     .from(deployHistory)
-    .where(and(finished, onStacks(stacks), matchesFilters(filters), after && olderThan(after)))
+    .where(and(finished, onStacks(visible), matchesFilters(filters), after && olderThan(after)))
     .orderBy(desc(deployHistory.createdAt), desc(deployHistory.id))
     .limit(limit);
 }
@@ -118,12 +119,14 @@ export function createHistoryService({
   runner?: string | null;
 }) {
   const publicFields = ({
-    userId: _userId,
+    userId,
+    actorEmail,
+    keyId,
     startedAt: _startedAt,
     running: _running,
     runner: _runner,
     ...entry
-  }: HistoryEntry) => entry;
+  }: HistoryEntry) => ({ ...entry, by: { userId, email: actorEmail, keyId } });
 
   const writeOutcome = (tx: Transaction, id: string, { success, message, finishedAt }: Outcome) =>
     tx
@@ -222,16 +225,16 @@ export function createHistoryService({
     },
 
     /**
-     * One page of the history, newest first: by default the last 100 actions. Only entries on
-     * stacks matching `stacks` when given. `next` is where the following, older page starts;
+     * One page of the history, newest first: by default the last 100 actions, on the stacks
+     * `visible` admits. `next` is where the following, older page starts;
      * null when nothing older is left. Entries recorded meanwhile are newer, so they never shift it.
      */
     async list(
-      { after, limit = HISTORY_PAGE_LIMIT, ...filters }: HistoryPageQuery = {},
-      stacks?: readonly string[],
+      { after, limit = HISTORY_PAGE_LIMIT, ...filters }: HistoryPageQuery,
+      visible: StackVisibility,
     ) {
       // One more than asked: whether it exists tells if an older page does.
-      const rows = await selectPage(db, { ...filters, after, limit: limit + 1 }, stacks);
+      const rows = await selectPage(db, { ...filters, after, limit: limit + 1 }, visible);
       const entries = rows.slice(0, limit);
       const last = entries.at(-1);
       return {
@@ -240,14 +243,14 @@ export function createHistoryService({
       };
     },
 
-    /** The last 30 days (today included), per day (UTC) and per stack; `stacks` as for `list`. */
-    async overview(stacks?: readonly string[]) {
+    /** The last 30 days (today included), per day (UTC) and per stack, on the stacks `visible` admits. */
+    async overview(visible: StackVisibility) {
       const today = Math.floor(clock.now() / DAY_MS) * DAY_MS;
       const since = new Date(today - (OVERVIEW_DAYS - 1) * DAY_MS);
       const entries = await db
         .select()
         .from(deployHistory)
-        .where(and(finished, gte(deployHistory.createdAt, since), onStacks(stacks)))
+        .where(and(finished, gte(deployHistory.createdAt, since), onStacks(visible)))
         .orderBy(desc(deployHistory.createdAt));
 
       const total = emptyTally();

@@ -1,6 +1,7 @@
 import { type ConnectionService, NoConnectionError } from "../connection/service.ts";
 import { type Cluster, singleBackend } from "../db/cluster.ts";
 import type { Database } from "../db/database.ts";
+import { EVERY_STACK, type StackVisibility } from "../identity/apikeys/scope.ts";
 import type { Clock } from "../platform/clock.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/logger.ts";
@@ -36,7 +37,6 @@ export class UnknownImageError extends Error {
 }
 
 /** Which stacks a caller may see (a scoped API key); undefined: all. */
-export type StackVisibility = (stack: string) => boolean;
 
 /** How long finished deploys are gathered before their stacks are looked up together. */
 const DEPLOY_LOOKUP_GATHER_MS = 50;
@@ -75,7 +75,7 @@ export async function createScanService({
   const leads = cluster.leads;
 
   const followUps = new Set<Promise<unknown>>();
-  const stacksUsing = (image: string) => async () => (await imagesInUse()).get(image) ?? [];
+  const stacksUsing = (image: string) => async () => (await imagesInUse(EVERY_STACK)).get(image) ?? [];
   const queue = createScanQueue({
     store,
     clock,
@@ -156,15 +156,15 @@ export async function createScanService({
   }
 
   /**
-   * Image → names of the stacks using it, live from Komodo; with `visible` (a scoped API key's
-   * stacks), only those stacks and the images they use.
+   * Image → names of the stacks using it, live from Komodo: only the stacks `visible` admits and
+   * the images they use.
    */
-  const imagesInUse = async (visible?: StackVisibility) => {
-    const usage = stacksByImage(await stacks.list());
-    if (!visible) return usage;
+  const imagesInUse = async (visible: StackVisibility) => {
+    const usage = stacksByImage(await stacks.list(EVERY_STACK));
+    if (!visible.patterns) return usage;
     const seen = new Map<string, string[]>();
     for (const [image, names] of usage) {
-      const shown = names.filter(visible);
+      const shown = names.filter(visible.admits);
       if (shown.length > 0) seen.set(image, shown);
     }
     return seen;
@@ -182,7 +182,7 @@ export async function createScanService({
       return;
     }
     try {
-      const listed = await stacks.list();
+      const listed = await stacks.list(EVERY_STACK);
       if (signal.aborted) return;
       const plan = planSweep({
         images: stacksByImage(listed).keys(),
@@ -237,7 +237,7 @@ export async function createScanService({
 
   return {
     /** Every image a stack uses, worst first; queues those never scanned or interrupted. */
-    async listImages(visible?: StackVisibility) {
+    async listImages(visible: StackVisibility) {
       const usage = await imagesInUse(visible);
       await queueFirstScans(usage.keys());
       const records = await store.summaries();
@@ -247,18 +247,18 @@ export async function createScanService({
     },
 
     /** One image's record with its vulnerabilities; queued as by a listing when a stack uses it. */
-    async imageDetail(image: string, visible?: StackVisibility) {
+    async imageDetail(image: string, visible: StackVisibility) {
       const usage = await imagesInUse(visible);
       const names = usage.get(image);
       if (names) await queueFirstScans([image]);
       // A scoped key sees only its stacks' images, not every stored scan.
-      const record = visible && !names ? undefined : await store.record(image);
+      const record = visible.patterns && !names ? undefined : await store.record(image);
       if (!record && !names) throw new UnknownImageError(image);
       return presentScanDetail(image, names ?? [], record);
     },
 
     /** Queues the given images (all images in use when none are given); refuses any no stack uses. */
-    async requestScans(images?: readonly string[], visible?: StackVisibility) {
+    async requestScans(images: readonly string[] | undefined, visible: StackVisibility) {
       const usage = await imagesInUse(visible);
       const unused = [...new Set(images)].filter((image) => !usage.has(image));
       if (unused.length > 0) throw new ImagesNotInUseError(unused);

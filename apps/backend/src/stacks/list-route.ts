@@ -1,7 +1,7 @@
 import { contract } from "@stackgate/contract";
 import type { MiddlewareHandler } from "hono";
-import type { Authenticate } from "../identity/caller.ts";
-import { admitCaller, visibleStacks } from "../implementer.ts";
+import { admitCaller } from "../identity/access.ts";
+import type { Authenticate } from "../identity/authenticate.ts";
 import type { StackService } from "./service.ts";
 
 const { route, meta } = contract.stacks.list["~orpc"];
@@ -22,12 +22,8 @@ export function stackListRoute({
   authenticate: Authenticate;
 }): MiddlewareHandler {
   return async (c) => {
-    const caller = await admitCaller(authenticate, c.req.raw.headers, {
-      access: meta.access,
-      permission: meta.permission,
-      path: ["stacks", "list"],
-    });
-    const listed = await stacks.list(visibleStacks(caller));
+    const caller = await admitCaller(authenticate, c.req.raw.headers, { ...meta, name: "stacks.list" });
+    const listed = await stacks.list(caller.stacks);
     return c.body(JSON.stringify({ stacks: listed }), 200, { "content-type": "application/json" });
   };
 }

@@ -1,5 +1,5 @@
-import { actorOf } from "../audit/service.ts";
-import { type Implementer, visibleStacks } from "../implementer.ts";
+import { actorOf } from "../identity/caller.ts";
+import type { Implementer } from "../implementer.ts";
 import { deadlineIn } from "../platform/deadline.ts";
 import type { StackService } from "./service.ts";
 
@@ -9,7 +9,7 @@ export function stackProcedures(
 ) {
   return {
     list: os.stacks.list.handler(async ({ context }) => ({
-      stacks: await stacks.list(visibleStacks(context.caller)),
+      stacks: await stacks.list(context.caller.stacks),
     })),
     remove: os.stacks.remove.handler(async ({ context, input }) => {
       await stacks.remove(input.stack, deadlineIn(deployTimeoutMs), actorOf(context.caller));

@@ -1,5 +1,6 @@
 import type { Actor, AuditService } from "../audit/service.ts";
 import type { ConnectionService } from "../connection/service.ts";
+import type { StackVisibility } from "../identity/apikeys/scope.ts";
 import type { Deadline } from "../platform/deadline.ts";
 import type { StackLanes } from "../platform/stack-lanes.ts";
 import type { KomodoStackListItem } from "../upstream/komodo-client.ts";
@@ -33,10 +34,10 @@ export function createStackService({
   audit: AuditService;
 }) {
   return {
-    /** Every stack, or those `visible` admits (a scoped API key's). */
-    async list(visible?: (stack: string) => boolean): Promise<Stack[]> {
+    /** The stacks `visible` admits: every stack (EVERY_STACK), or a scoped API key's. */
+    async list(visible: StackVisibility): Promise<Stack[]> {
       const items = await connection.requireClient().listAllStacks();
-      return (visible ? items.filter((item) => visible(item.name)) : items).map(toStack);
+      return (visible.patterns ? items.filter((item) => visible.admits(item.name)) : items).map(toStack);
     },
 
     /** Takes a running stack down first, then deletes it in Komodo; waits for the stack's deploys, as they wait for it. */

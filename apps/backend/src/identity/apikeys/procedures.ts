@@ -1,8 +1,7 @@
 import { ORPCError } from "@orpc/server";
-import { actorOf } from "../../audit/service.ts";
 import type { Implementer } from "../../implementer.ts";
 import type { Clock } from "../../platform/clock.ts";
-import type { Caller } from "../caller.ts";
+import { actorOf, type Caller } from "../caller.ts";
 import type { ApiKeyService } from "./service.ts";
 
 /** Enough for every pipeline a person runs; bounds what one account can pile up (and list). */

@@ -1,30 +1,69 @@
-import type { apiKeyScope, readArea } from "@stackgate/contract";
+import type { apiKeyScope, ReadArea } from "@stackgate/contract";
 import type { z } from "zod";
 
 export type KeyScope = z.infer<typeof apiKeyScope>;
-export type ReadArea = z.infer<typeof readArea>;
 type DeployAction = NonNullable<KeyScope["actions"]>[number];
 
 const ALL_ACTIONS: DeployAction[] = ["pull", "redeploy", "pull-redeploy"];
 const ALL_READS: ReadArea[] = ["stacks", "history", "scans", "events"];
 
 /**
- * `*` any characters, `?` one; everything else literal. Patterns hold only letters, digits and
- * `._-*?` (the contract says so), the same meaning SQLite's GLOB gives them.
+ * Whether `name` matches `pattern`: `*` any run of characters, `?` one, everything else literal
+ * (SQLite's GLOB reads the contract's patterns the same way). No regular expression: a backtracking
+ * one takes time exponential in the number of `*` (`*****b` against a long name froze the backend).
+ * Only the last `*` is ever returned to, so the time is at most the pattern's length times the name's.
  */
-function patternToRegExp(pattern: string): RegExp {
-  const body = pattern
-    .split("")
-    .map((char) => (char === "*" ? ".*" : char === "?" ? "." : char.replace(/[.\\^$+(){}[\]|]/g, "\\$&")))
-    .join("");
-  return new RegExp(`^${body}$`);
+export function matchesStackPattern(pattern: string, name: string): boolean {
+  let at = 0;
+  let inPattern = 0;
+  let lastStar = -1;
+  let resumeAt = 0;
+  while (at < name.length) {
+    const wanted = pattern[inPattern];
+    if (wanted === "*") {
+      lastStar = inPattern++;
+      resumeAt = at;
+    } else if (wanted !== undefined && (wanted === "?" || wanted === name[at])) {
+      inPattern++;
+      at++;
+    } else if (lastStar >= 0) {
+      inPattern = lastStar + 1;
+      at = ++resumeAt;
+    } else {
+      return false;
+    }
+  }
+  while (pattern[inPattern] === "*") inPattern++;
+  return inPattern === pattern.length;
 }
 
-/** Which stacks a scoped key may see and act on; undefined: every stack. */
-export function stackFilter(scope: KeyScope | null | undefined): ((stack: string) => boolean) | undefined {
-  if (!scope?.stacks) return undefined;
-  const patterns = scope.stacks.map(patternToRegExp);
-  return (stack) => patterns.some((pattern) => pattern.test(stack));
+/** A pattern as stored: a run of `*` means what one does. */
+export const normalStackPattern = (pattern: string) => pattern.replace(/\*{2,}/g, "*");
+
+/** A scope as stored: its stack patterns without runs of `*`. */
+export const normalScope = (scope: KeyScope): KeyScope =>
+  scope.stacks ? { ...scope, stacks: scope.stacks.map(normalStackPattern) } : scope;
+
+/**
+ * Which stacks a caller may see and act on. Every handler that lists, streams or acts on stacks
+ * passes its caller's to the service, which takes it as a required argument.
+ */
+export interface StackVisibility {
+  admits(stack: string): boolean;
+  /** The stack patterns, for SQL (the history); null: every stack. */
+  readonly patterns: readonly string[] | null;
+}
+
+export const EVERY_STACK: StackVisibility = { admits: () => true, patterns: null };
+
+/** The stacks a key's scope lets it see: every stack when the scope names none. */
+export function visibilityOf(scope: KeyScope | null | undefined): StackVisibility {
+  if (!scope?.stacks) return EVERY_STACK;
+  const patterns = scope.stacks.map(normalStackPattern);
+  return {
+    admits: (stack) => patterns.some((pattern) => matchesStackPattern(pattern, stack)),
+    patterns,
+  };
 }
 
 export const allowsAction = (scope: KeyScope | null | undefined, action: DeployAction) =>

@@ -1,6 +1,4 @@
-import { contract } from "@stackgate/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keyCapabilities } from "../../implementer.ts";
 import { manualClock } from "../../testing/clock.ts";
 import { openEventStream } from "../../testing/event-stream.ts";
 import { startConnectedBackend } from "../../testing/harness.ts";
@@ -167,17 +165,5 @@ describe("reads and expiry", () => {
     });
     expect(response.status).toBe(400);
     expect(response.json.message).toMatch(message);
-  });
-});
-
-describe("every procedure an API key may call says what a scoped key needs for it", () => {
-  const keyProcedures = (router: object, prefix = ""): string[] =>
-    Object.entries(router).flatMap(([name, value]) => {
-      const definition = (value as { "~orpc"?: { meta: { access?: string } } })["~orpc"];
-      if (!definition) return keyProcedures(value as object, `${prefix}${name}.`);
-      return definition.meta.access === "keyOrSession" ? [prefix + name] : [];
-    });
-  it.each(keyProcedures(contract))("%s", (name) => {
-    expect(keyCapabilities[name]).toBeDefined();
   });
 });

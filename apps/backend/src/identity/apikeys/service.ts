@@ -6,7 +6,7 @@ import type { Database } from "../../db/database.ts";
 import { apiKey, user } from "../../db/schema.ts";
 import { createWriteBehind } from "../../db/write-behind.ts";
 import type { Clock } from "../../platform/clock.ts";
-import type { KeyScope } from "./scope.ts";
+import { type KeyScope, normalScope } from "./scope.ts";
 
 const KEY_PREFIX = "sg_";
 const VISIBLE_CHARACTERS = 9;
@@ -22,6 +22,7 @@ export interface KeyOwner {
   userId: string;
   /** Null: the full rights of an API key. */
   scope: KeyScope | null;
+  ownerEmail: string;
   /** The owner's role and whether they are disabled, as they are now: a key never has more rights than its owner. */
   ownerRole: Role;
   ownerDisabled: boolean;
@@ -66,6 +67,7 @@ export function createApiKeyService({
         userId: apiKey.userId,
         scope: apiKey.scope,
         expiresAt: apiKey.expiresAt,
+        ownerEmail: user.email,
         ownerRole: user.role,
         ownerDisabled: user.disabled,
       })
@@ -119,7 +121,7 @@ export function createApiKeyService({
             start: key.slice(0, VISIBLE_CHARACTERS),
             keyHash: hashKey(key),
             createdAt: new Date(clock.now()),
-            scope: scope ?? null,
+            scope: scope ? normalScope(scope) : null,
             expiresAt: expiresAt ?? null,
           })
           .returning(summaryColumns);

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../../audit/service.ts";
 import type { Transaction } from "../../db/database.ts";
 import { account, user } from "../../db/schema.ts";
 import { ADMIN, startTestBackend, type TestBackend } from "../../testing/harness.ts";
-import type { Caller } from "../caller.ts";
 import { invitePerson } from "./testing.ts";
 
 let app: TestBackend;
@@ -353,13 +353,7 @@ describe("the last active admin", () => {
       const first = await team.signIn();
       const self = (await team.request("/api/v0/me", { headers: { cookie: first } })).json.id as string;
       const other = await invitePerson(team, first, { email: "other-admin@example.test", role: "admin" });
-      const callerOf = (userId: string): Caller => ({
-        via: "session",
-        userId,
-        actorName: userId,
-        role: "admin",
-        sessionId: "concurrent",
-      });
+      const callerOf = (userId: string): Actor => ({ id: userId, name: userId });
       const { people } = team.backend.services;
       const activeAdmins = () =>
         team.backend.db

@@ -1,6 +1,6 @@
 import { ORPCError } from "@orpc/server";
 import type { Implementer } from "../../implementer.ts";
-import type { Caller } from "../caller.ts";
+import { actorOf, type Caller } from "../caller.ts";
 import type { Auth } from "../sessions/better-auth.ts";
 import type { PeopleService } from "./service.ts";
 
@@ -11,12 +11,16 @@ const requireSession = (caller: Caller) => {
   return caller;
 };
 
+/** The caller as the actor of a change to their own account or made in their name. */
+const someone = (caller: Caller) => ({ ...actorOf(caller), id: caller.userId });
+
 export function meProcedures(os: Implementer, { people }: { people: PeopleService }) {
   return {
     get: os.me.get.handler(({ context }) => people.me(context.caller.userId)),
-    update: os.me.update.handler(({ context, input }) => people.rename(context.caller, input.name)),
+    update: os.me.update.handler(({ context, input }) => people.rename(someone(context.caller), input.name)),
     changePassword: os.me.changePassword.handler(async ({ context, input }) => {
-      await people.changePassword(requireSession(context.caller), input.currentPassword, input.newPassword);
+      const { sessionId } = requireSession(context.caller);
+      await people.changePassword(someone(context.caller), { sessionId, ...input });
       return { changed: true as const };
     }),
   };
@@ -26,18 +30,18 @@ export function userProcedures(os: Implementer, { people }: { people: PeopleServ
   return {
     list: os.users.list.handler(async () => ({ users: await people.list() })),
     update: os.users.update.handler(({ context, input: { id, ...change } }) =>
-      people.update(context.caller, id, change),
+      people.update(actorOf(context.caller), id, change),
     ),
     remove: os.users.remove.handler(async ({ context, input }) => {
-      await people.remove(context.caller, input.id);
+      await people.remove(actorOf(context.caller), input.id);
       return { deleted: true as const };
     }),
-    invite: os.users.invite.handler(({ context, input }) => people.invite(context.caller, input)),
+    invite: os.users.invite.handler(({ context, input }) => people.invite(someone(context.caller), input)),
     invitations: os.users.invitations.handler(async () => ({
       invitations: await people.pendingInvitations(),
     })),
     revokeInvitation: os.users.revokeInvitation.handler(async ({ context, input }) => {
-      await people.revokeInvitation(context.caller, input.id);
+      await people.revokeInvitation(actorOf(context.caller), input.id);
       return { revoked: true as const };
     }),
   };

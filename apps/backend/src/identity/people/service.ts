@@ -1,10 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Role } from "@stackgate/contract";
 import { and, desc, eq, gt, isNull, ne } from "drizzle-orm";
-import { type Actor, type AuditService, actorOf } from "../../audit/service.ts";
+import type { Actor, AuditService } from "../../audit/service.ts";
 import type { Database, Transaction } from "../../db/database.ts";
-import type { Caller } from "../caller.ts";
-import type { Auth } from "../sessions/better-auth.ts";
 
 /** Reads run on the database or inside a transaction. */
 type Reader = Pick<Transaction, "select">;
@@ -128,17 +126,29 @@ export async function setRole(
   await tx.update(user).set({ role, roleFromSso: fromSso, updatedAt: new Date() }).where(eq(user.id, userId));
 }
 
+/** A person acting on their own account or on others: an actor with an id. */
+type Someone = Actor & { id: string };
+
+/**
+ * How passwords are hashed and checked: Better Auth's own (its context's `password`), so that its
+ * sign-in accepts what is set here.
+ */
+export interface Passwords {
+  hash(password: string): Promise<string>;
+  verify(input: { hash: string; password: string }): Promise<boolean>;
+}
+
 export type InvitationProblem = "expired" | "used" | "revoked";
 
 export function createPeopleService({
   db,
-  auth,
+  passwords,
   audit,
   clock,
   appUrl,
 }: {
   db: Database;
-  auth: Auth;
+  passwords: Passwords;
   audit: AuditService;
   clock: Clock;
   appUrl: string;
@@ -189,13 +199,13 @@ export function createPeopleService({
   return {
     me,
 
-    async rename(by: Caller, name: string) {
-      const before = await requirePerson(by.userId);
+    async rename(by: Someone, name: string) {
+      const before = await requirePerson(by.id);
       await db.transaction(async (tx) => {
-        await tx.update(user).set({ name, updatedAt: now() }).where(eq(user.id, by.userId));
+        await tx.update(user).set({ name, updatedAt: now() }).where(eq(user.id, by.id));
         await audit.recordChange(
           {
-            by: actorOf(by),
+            by,
             action: "user.renamed",
             target: before.email,
             detail: { from: before.name, to: name },
@@ -203,37 +213,40 @@ export function createPeopleService({
           tx,
         );
       });
-      return me(by.userId);
+      return me(by.id);
     },
 
     /** Changes the caller's own password and ends their other sessions (this one stays signed in). */
-    async changePassword(by: Caller & { via: "session" }, currentPassword: string, newPassword: string) {
-      const context = await auth.$context;
+    async changePassword(
+      by: Someone,
+      {
+        sessionId,
+        currentPassword,
+        newPassword,
+      }: { sessionId: string; currentPassword: string; newPassword: string },
+    ) {
       const [credential] = await db
         .select({ id: account.id, password: account.password })
         .from(account)
-        .where(and(eq(account.userId, by.userId), eq(account.providerId, "credential")));
+        .where(and(eq(account.userId, by.id), eq(account.providerId, "credential")));
       if (!credential?.password) {
         throw new PeopleError(
           "conflict",
           "This account signs in with single sign-on and has no password: change it at your provider",
         );
       }
-      if (!(await context.password.verify({ hash: credential.password, password: currentPassword }))) {
+      if (!(await passwords.verify({ hash: credential.password, password: currentPassword }))) {
         throw new PeopleError("bad-input", "currentPassword: this is not your current password");
       }
-      const hash = await context.password.hash(newPassword);
-      const person = await requirePerson(by.userId);
+      const hash = await passwords.hash(newPassword);
+      const person = await requirePerson(by.id);
       await db.transaction(async (tx) => {
         await tx
           .update(account)
           .set({ password: hash, updatedAt: now() })
           .where(eq(account.id, credential.id));
-        await tx.delete(session).where(and(eq(session.userId, by.userId), ne(session.id, by.sessionId)));
-        await audit.recordChange(
-          { by: actorOf(by), action: "user.password-changed", target: person.email },
-          tx,
-        );
+        await tx.delete(session).where(and(eq(session.userId, by.id), ne(session.id, sessionId)));
+        await audit.recordChange({ by, action: "user.password-changed", target: person.email }, tx);
       });
     },
 
@@ -245,7 +258,7 @@ export function createPeopleService({
      * Changes a person's role, or disables or enables them. Disabling ends their sessions at once
      * (their API keys are refused on their next request). The last active admin stays one.
      */
-    async update(by: Caller, id: string, change: { role?: Role; disabled?: boolean }): Promise<Person> {
+    async update(by: Actor, id: string, change: { role?: Role; disabled?: boolean }): Promise<Person> {
       await db.transaction(async (tx) => {
         const before = await findPerson(tx, id);
         if (!before) throw new PeopleError("not-found", `No person has the id '${id}'`);
@@ -270,7 +283,7 @@ export function createPeopleService({
         }
         for (const { action, detail } of changes) {
           await audit.recordChange(
-            { by: actorOf(by), action, target: before.email, detail: { name: before.name, ...detail } },
+            { by, action, target: before.email, detail: { name: before.name, ...detail } },
             tx,
           );
         }
@@ -279,7 +292,7 @@ export function createPeopleService({
     },
 
     /** Deletes a person: their sessions, accounts and API keys go too; the history and the audit keep their name. */
-    async remove(by: Caller, id: string) {
+    async remove(by: Actor, id: string) {
       await db.transaction(async (tx) => {
         const before = await findPerson(tx, id);
         if (!before) throw new PeopleError("not-found", `No person has the id '${id}'`);
@@ -288,7 +301,7 @@ export function createPeopleService({
         await tx.delete(user).where(eq(user.id, id));
         await audit.recordChange(
           {
-            by: actorOf(by),
+            by,
             action: "user.deleted",
             target: before.email,
             detail: { name: before.name, role: before.role },
@@ -302,11 +315,11 @@ export function createPeopleService({
      * Invites an email address with a role: a one-time link, valid for 7 days, in this answer only.
      * Only the token's SHA-256 hash is kept.
      */
-    async invite(by: Caller, { email, role }: { email: string; role: Role }) {
+    async invite(by: Someone, { email, role }: { email: string; role: Role }) {
       const token = randomBytes(32).toString("base64url");
       const id = randomUUID();
       const expiresAt = new Date(clock.now() + INVITATION_VALID_MS);
-      const inviter = await requirePerson(by.userId);
+      const inviter = await requirePerson(by.id);
       await db.transaction(async (tx) => {
         if (await hasAccount(tx, email))
           throw new PeopleError("bad-input", `email: ${email} already has an account`);
@@ -325,15 +338,12 @@ export function createPeopleService({
           email,
           role,
           tokenHash: hashToken(token),
-          invitedById: by.userId,
+          invitedById: by.id,
           invitedByName: inviter.name,
           createdAt: now(),
           expiresAt,
         });
-        await audit.recordChange(
-          { by: actorOf(by), action: "invitation.created", target: email, detail: { role } },
-          tx,
-        );
+        await audit.recordChange({ by, action: "invitation.created", target: email, detail: { role } }, tx);
       });
       return { id, url: `${appUrl}/invite/${token}`, expiresAt };
     },
@@ -354,7 +364,7 @@ export function createPeopleService({
         .orderBy(desc(invitation.createdAt), desc(invitation.id));
     },
 
-    async revokeInvitation(by: Caller, id: string) {
+    async revokeInvitation(by: Actor, id: string) {
       await db.transaction(async (tx) => {
         const [revoked] = await tx
           .update(invitation)
@@ -364,7 +374,7 @@ export function createPeopleService({
         if (!revoked) throw new PeopleError("not-found", `No pending invitation has the id '${id}'`);
         await audit.recordChange(
           {
-            by: actorOf(by),
+            by,
             action: "invitation.revoked",
             target: revoked.email,
             detail: { role: revoked.role },
@@ -394,7 +404,7 @@ export function createPeopleService({
       const checked = await findInvitation(db, token);
       const early = problemOf(checked);
       if (early) throw new PeopleError("bad-input", `token: ${describeProblem(early, checked)}`);
-      const passwordHash = await (await auth.$context).password.hash(password);
+      const passwordHash = await passwords.hash(password);
       // Checked again inside the transaction: another request may have used the link meanwhile.
       const userId = await db.transaction(async (tx) => {
         const found = await findInvitation(tx, token);
@@ -405,7 +415,7 @@ export function createPeopleService({
         }
         const id = await createPerson(tx, { email: found.email, name, role: found.role, passwordHash });
         await tx.update(invitation).set({ acceptedAt: now() }).where(eq(invitation.id, found.id));
-        const newcomer: Actor = { id, name };
+        const newcomer: Actor = { id, name, email: found.email };
         await audit.recordChange(
           { by: newcomer, action: "invitation.accepted", target: found.email, detail: { role: found.role } },
           tx,

@@ -8,6 +8,7 @@ import type { Clock } from "../../platform/clock.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Logger } from "../../platform/logger.ts";
 import { requestOrigin } from "../origin-guard.ts";
+import type { Passwords } from "../people/service.ts";
 import { type SingleSignOn, singleSignOnPlugin } from "../sso/single-sign-on.ts";
 import type { FirstPasswordStore } from "./first-password.ts";
 import { clientAddress, createSignInLimiter, describeWait } from "./sign-in-limiter.ts";
@@ -158,6 +159,12 @@ export function createAuth({
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** Better Auth's own hashing, for the passwords set outside its routes (people/service.ts). */
+export const passwordsOf = (auth: Auth): Passwords => ({
+  hash: async (password) => (await auth.$context).password.hash(password),
+  verify: async (input) => (await auth.$context).password.verify(input),
+});
 
 /** PASSWORD_SIGN_IN=false: people sign in with the provider only (the README says how to get back in). */
 function refuseWhenPasswordSignInIsOff(config: Config, singleSignOn: SingleSignOn | null) {

@@ -105,6 +105,8 @@ export function withJustFinished(history: HistoryEntry[], justFinished: Finished
       createdAt: run.finishedAt,
       actor: run.actorName,
       via: run.via,
+      // Who exactly acted comes with the history's own entry, which replaces this one.
+      by: { userId: null, email: null, keyId: null },
       stack: run.stack,
       action: run.action,
       success: run.success,
