@@ -14,6 +14,7 @@ import { DEPLOY_EVENTS_PATH, deployEventStream } from "./events/sse.ts";
 import { historyProcedures } from "./history/procedures.ts";
 import { createHistoryService } from "./history/service.ts";
 import { createHttpApp } from "./http.ts";
+import { createAccessWatch } from "./identity/access-watch.ts";
 import { apiKeyProcedures } from "./identity/apikeys/procedures.ts";
 import { createApiKeyService } from "./identity/apikeys/service.ts";
 import { createAuthenticator } from "./identity/authenticate.ts";
@@ -163,13 +164,14 @@ export async function createBackend({
   database.serving();
 
   const authenticate = createAuthenticator({ auth, apiKeys });
+  const access = createAccessWatch({ db, clock, logger });
   const os = createImplementer(authenticate);
   const router = os.router({
     apikeys: apiKeyProcedures(os, { apiKeys, clock }),
     connection: connectionProcedures(os, { connection }),
     notify: notifyProcedures(os, { notify }),
     stacks: stackProcedures(os, { stacks, deployTimeoutMs: config.deployTimeoutMs }),
-    deploy: { ...deployProcedures(os, { deploy }), events: eventProcedures(os, { events }) },
+    deploy: { ...deployProcedures(os, { deploy }), events: eventProcedures(os, { events, access }) },
     history: historyProcedures(os, { history }),
     scans: scanProcedures(os, { scans }),
     me: meProcedures(os, { people }),
@@ -184,7 +186,7 @@ export async function createBackend({
     router,
     metricsEndpoint: metricsEndpoint({ authenticate, metrics }),
     routesAhead: [
-      { path: DEPLOY_EVENTS_PATH, handler: deployEventStream({ events, authenticate }) },
+      { path: DEPLOY_EVENTS_PATH, handler: deployEventStream({ events, authenticate, access }) },
       { path: STACK_LIST_PATH, handler: stackListRoute({ stacks, authenticate }) },
     ],
     onRequest: metrics.httpRequest,
@@ -209,6 +211,7 @@ export async function createBackend({
      */
     async close({ graceMs = 0 }: { graceMs?: number } = {}) {
       stopWatchingInterrupted();
+      access.close();
       await deploy.shutdown(graceMs);
       komodoRuns.close();
       events.close();

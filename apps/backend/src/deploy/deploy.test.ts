@@ -190,7 +190,7 @@ describe("history", () => {
       message: "Acción 'pull' completada para 'web'",
     });
     expect(Object.keys(history[0]).sort()).toEqual(
-      ["action", "actor", "createdAt", "id", "message", "stack", "success", "via"].sort(),
+      ["action", "actor", "by", "createdAt", "id", "message", "stack", "success", "via"].sort(),
     );
   });
 

@@ -6,6 +6,9 @@ import { EVERY_STACK } from "../identity/apikeys/scope.ts";
 import { createDeployEventBus } from "./bus.ts";
 import { DEPLOY_EVENTS_PATH, deployEventStream } from "./sse.ts";
 
+/** This file is about the stream's frames: the caller's access never ends (access-lost.test.ts covers that). */
+const accessKept = { watch: () => () => {}, close: () => {} };
+
 describe("the REST deploy event stream", () => {
   it("keeps an idle stream open with comments, and ends it when the bus closes", async () => {
     const events = createDeployEventBus();
@@ -23,7 +26,7 @@ describe("the REST deploy event stream", () => {
           stacks: EVERY_STACK,
         },
       }) as const;
-    app.get(DEPLOY_EVENTS_PATH, deployEventStream({ events, authenticate, keepAliveMs: 20 }));
+    app.get(DEPLOY_EVENTS_PATH, deployEventStream({ events, authenticate, access: accessKept, keepAliveMs: 20 }));
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 });
     await new Promise<void>((resolve) => server.once("listening", resolve));
     const { port } = server.address() as AddressInfo;

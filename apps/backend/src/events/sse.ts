@@ -4,8 +4,9 @@ import { contract, deployRun, finishedRun } from "@stackgate/contract";
 import type { MiddlewareHandler } from "hono";
 import type { DeployEvent, DeployRun } from "../deploy/run.ts";
 import { admitCaller } from "../identity/access.ts";
-import type { StackVisibility } from "../identity/apikeys/scope.ts";
+import type { AccessWatch } from "../identity/access-watch.ts";
 import type { Authenticate } from "../identity/authenticate.ts";
+import type { Caller } from "../identity/caller.ts";
 import { createMemoryRelease } from "../platform/memory-release.ts";
 import type { DeployEventBus } from "./bus.ts";
 
@@ -28,10 +29,13 @@ const frame = (json: string) => `event: message\ndata: ${json}\n\n`;
 export function deployEventStream({
   events,
   authenticate,
+  access,
   keepAliveMs = 15_000,
 }: {
   events: DeployEventBus;
   authenticate: Authenticate;
+  /** Ends a stream once its caller's access is gone, as their next request would be refused. */
+  access: AccessWatch;
   keepAliveMs?: number;
 }): MiddlewareHandler {
   const runJson = new WeakMap<DeployRun, string>();
@@ -62,7 +66,8 @@ export function deployEventStream({
     for (const response of open) response.end();
   });
 
-  function follow(response: ServerResponse, visible: StackVisibility) {
+  function follow(response: ServerResponse, caller: Caller) {
+    const visible = caller.stacks;
     const { running, unsubscribe } = events.subscribe((event) => {
       if (event.type !== "subscribed" && visible.admits(event.run.stack)) response.write(frameOf(event));
     });
@@ -73,7 +78,9 @@ export function deployEventStream({
     keepAlive ??= setInterval(() => {
       for (const each of open) each.write(KEEP_ALIVE_COMMENT);
     }, keepAliveMs).unref();
+    const unwatch = access.watch(caller, () => response.end());
     response.once("close", () => {
+      unwatch();
       unsubscribe();
       open.delete(response);
       memory.ended();
@@ -89,7 +96,7 @@ export function deployEventStream({
     // Not served by Node's HTTP server (a fetch handler elsewhere), or a HEAD: oRPC's handler answers.
     if (!response || c.req.method !== "GET") return next();
     const caller = await admitCaller(authenticate, c.req.raw.headers, { ...meta, name: "deploy.events" });
-    if (!response.destroyed) follow(response, caller.stacks);
+    if (!response.destroyed) follow(response, caller);
     return RESPONSE_ALREADY_SENT;
   };
 }
