@@ -1,5 +1,5 @@
 import { defineMiddleware } from "astro:middleware";
-import { pathOnThisSite } from "@stackgate/contract";
+import { pathOnThisSite } from "@stackgate/contract/site-path.ts";
 import { LANG_COOKIE, resolveLang, resolveTheme, THEME_COOKIE } from "./lib/preferences.ts";
 import { SIGN_IN_PATH, signInPathFor } from "./lib/redirects.ts";
 import { serverEnv } from "./lib/server-env.ts";

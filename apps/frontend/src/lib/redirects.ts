@@ -1,4 +1,5 @@
-import { SIGN_IN_PAGE_PATH } from "@stackgate/contract";
+// The file alone: the package's index would bring zod and every schema into the pages' scripts.
+import { SIGN_IN_PAGE_PATH } from "@stackgate/contract/site-path.ts";
 
 export const SIGN_IN_PATH = SIGN_IN_PAGE_PATH;
 
