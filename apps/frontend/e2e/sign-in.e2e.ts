@@ -77,8 +77,12 @@ const roleOf = (stackgate: Stackgate, email: string) => {
 };
 
 /** A form post as a browser without JavaScript sends it. */
-const postForm = (stackgate: Stackgate, fields: Record<string, string>, origin = stackgate.baseUrl) =>
-  fetch(`${stackgate.baseUrl}/sign-in?next=%2Fhistory`, {
+const postForm = (
+  stackgate: Stackgate,
+  fields: Record<string, string>,
+  { origin = stackgate.baseUrl, next = "/history" }: { origin?: string; next?: string } = {},
+) =>
+  fetch(`${stackgate.baseUrl}/sign-in?next=${encodeURIComponent(next)}`, {
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", origin },
@@ -128,6 +132,31 @@ describe("the password form before and without the page's script", () => {
     expect(history.status).toBe(200);
   });
 
+  test("a next that normalises into another site's address sends the browser home instead", async () => {
+    for (const next of [
+      "/.//evil.example/x",
+      "/..//evil.example/x",
+      "/%2e//evil.example/x",
+      "//evil.example/x",
+    ]) {
+      const signedIn = await postForm(
+        both,
+        { email: both.admin.email, password: both.admin.password },
+        { next },
+      );
+      expect(signedIn.status, next).toBe(303);
+      expect(signedIn.headers.get("location"), next).toBe("/");
+      // Signed in already, the sign-in page sends the browser on to `next` at once.
+      const cookie = signedIn.headers.getSetCookie().find((line) => line.includes("session_token="));
+      const onward = await fetch(`${both.baseUrl}/sign-in?next=${encodeURIComponent(next)}`, {
+        redirect: "manual",
+        headers: { cookie: cookie!.split(";")[0]! },
+      });
+      expect(onward.status, next).toBe(303);
+      expect(onward.headers.get("location"), next).toBe("/");
+    }
+  });
+
   test("without JavaScript: a wrong password and a lockout show inline, keeping the email", async () => {
     const wrong = await postForm(both, { email: "someone@stackgate.test", password: "wrong-password" });
     expect(wrong.status).toBe(401);
@@ -148,7 +177,7 @@ describe("the password form before and without the page's script", () => {
     const response = await postForm(
       both,
       { email: both.admin.email, password: both.admin.password },
-      "https://evil.example",
+      { origin: "https://evil.example" },
     );
     expect(response.status).toBe(403);
     expect(response.headers.getSetCookie().join()).not.toMatch(/session_token=/);

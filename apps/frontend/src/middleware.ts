@@ -1,6 +1,7 @@
 import { defineMiddleware } from "astro:middleware";
+import { pathOnThisSite } from "@stackgate/contract/site-path.ts";
 import { LANG_COOKIE, resolveLang, resolveTheme, THEME_COOKIE } from "./lib/preferences.ts";
-import { SIGN_IN_PATH, safeNextPath, signInPathFor } from "./lib/redirects.ts";
+import { SIGN_IN_PATH, signInPathFor } from "./lib/redirects.ts";
 import { serverEnv } from "./lib/server-env.ts";
 import { lookUpSession } from "./lib/session.ts";
 
@@ -30,7 +31,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   let response: Response;
   if (session.status === "signed-in") {
     locals.user = session.user;
-    response = onSignInPage ? redirect(safeNextPath(url.searchParams.get("next"))) : await next();
+    response = onSignInPage ? redirect(pathOnThisSite(url.searchParams.get("next"))) : await next();
   } else if (onSignInPage || onPublicPage) {
     response = await next();
   } else {

@@ -427,6 +427,116 @@ describe("gateway compression", () => {
   });
 });
 
+/**
+ * Sends `path` exactly as written (fetch and `request(url)` would normalise it) and resolves with
+ * the status and the body; an event stream's status once its head is in.
+ */
+function sendAsWritten(url: string, method: string, path: string) {
+  return new Promise<{ status: number; contentType: string; body: string }>((resolve, reject) => {
+    const { hostname, port } = new URL(url);
+    const outgoing = request(
+      { hostname, port, method, path, agent: false, headers: { "content-type": "application/json" } },
+      (answer) => {
+        const contentType = answer.headers["content-type"] ?? "";
+        const result = { status: answer.statusCode!, contentType, body: "" };
+        if (contentType.startsWith("text/event-stream")) {
+          answer.destroy();
+          resolve(result);
+          return;
+        }
+        answer.setEncoding("utf8");
+        answer.on("data", (chunk: string) => {
+          result.body += chunk;
+        });
+        answer.on("end", () => resolve(result));
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(method === "POST" ? "{}" : undefined);
+  });
+}
+
+/**
+ * The event streams' and the deploys' paths, spelt otherwise: the backend serves most of these as the
+ * path itself (its router drops a trailing slash, resolves dot segments, decodes `%65`).
+ */
+const OTHER_SPELLINGS: Array<[method: string, target: string, canonical: string]> = [
+  ["GET", "/api/v0/deploy/events/", "/api/v0/deploy/events"],
+  ["GET", "/api/v0/deploy/events/.", "/api/v0/deploy/events"],
+  ["GET", "/api/v0/deploy/events/?since=now", "/api/v0/deploy/events"],
+  ["GET", "/api/v0//deploy/events", "/api/v0/deploy/events"],
+  ["GET", "/api/v0/deploy//events", "/api/v0/deploy/events"],
+  ["GET", "//api/v0/deploy/events", "/api/v0/deploy/events"],
+  ["GET", "/api/v0/deploy/./events", "/api/v0/deploy/events"],
+  ["GET", "/api/v0/deploy/runs/../events", "/api/v0/deploy/events"],
+  ["GET", "/api/v0/deploy/%2e/events", "/api/v0/deploy/events"],
+  ["GET", "/api/v0/deploy/%65vents", "/api/v0/deploy/events"],
+  ["GET", "/api/v0/%64eploy/%45vents", "/api/v0/deploy/Events"],
+  ["GET", "/%61pi/v0/deploy/events", "/api/v0/deploy/events"],
+  ["GET", "/api/v0/deploy\\events", "/api/v0/deploy/events"],
+  ["GET", "/api/v0/deploy/events#top", "/api/v0/deploy/events"],
+  ["GET", "http://x/api/v0/deploy/events", "/api/v0/deploy/events"],
+  ["POST", "/rpc/deploy/events/", "/rpc/deploy/events"],
+  ["POST", "/rpc/deploy/%65vents", "/rpc/deploy/events"],
+  ["POST", "/api/v0/deploy/", "/api/v0/deploy"],
+  ["POST", "/api/v0/deploy/.", "/api/v0/deploy"],
+  ["POST", "/api/v0//deploy", "/api/v0/deploy"],
+  ["POST", "/rpc/deploy/run/", "/rpc/deploy/run"],
+  ["POST", "/rpc/deploy/%72un", "/rpc/deploy/run"],
+];
+
+describe("gateway paths", () => {
+  it.each(OTHER_SPELLINGS)(
+    "refuses %s %s with a 400 naming %s, before the backend hears of it",
+    async (method, target, canonical) => {
+      const holding = await startHoldingTarget();
+      await withGateway(holding.url, {}, async (url) => {
+        const answer = await sendAsWritten(url, method, target);
+        expect(answer.status).toBe(400);
+        expect(JSON.parse(answer.body)).toEqual({
+          code: "NON_CANONICAL_PATH",
+          status: 400,
+          message: expect.stringContaining(`use ${canonical}`),
+        });
+        expect(holding.seen).toEqual([]);
+      }).finally(holding.close);
+    },
+  );
+
+  it("answers the same in front of the real backend, which would otherwise serve most of them", async () => {
+    for (const [method, target] of OTHER_SPELLINGS) {
+      const answer = await sendAsWritten(gatewayUrl, method, target);
+      expect(answer.status, `${method} ${target}`).toBe(400);
+      expect(answer.contentType).toBe("application/json; charset=utf-8");
+    }
+  });
+
+  it("counts every stream against one limit: 40 on the trailing slash open none, the 21st on the path gets 429", async () => {
+    const holding = await startHoldingTarget();
+    await withGateway(holding.url, {}, async (url) => {
+      const slashed = await Promise.all(
+        Array.from({ length: 40 }, () => open(`${url}/api/v0/deploy/events/`)),
+      );
+      expect(slashed.map((answer) => answer.statusCode)).toEqual(Array(40).fill(400));
+      const streams = await Promise.all(
+        Array.from({ length: 20 }, () => open(`${url}/api/v0/deploy/events`)),
+      );
+      expect(streams.map((answer) => answer.statusCode)).toEqual(Array(20).fill(200));
+      expect((await open(`${url}/api/v0/deploy/events?x=1`)).statusCode).toBe(429);
+      expect((await open(`${url}/api/v0/deploy/events/`)).statusCode).toBe(400);
+      for (const stream of streams) stream.destroy();
+    }).finally(holding.close);
+  });
+
+  it("passes the dashboard's pages on as written: only what the gateway itself routes must be canonical", async () => {
+    for (const path of ["/stacks/", "/stacks/web%2Dapi", "/history/./x"]) {
+      const answer = await sendAsWritten(gatewayUrl, "GET", path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.body).toBe(`<p>page ${path}</p>`);
+    }
+  });
+});
+
 describe("gateway under floods", () => {
   it("keeps answering ordinary requests while 300 event streams are open", async () => {
     const target = await startHoldingTarget();

@@ -82,6 +82,30 @@ const BACKEND_PATHS = new Set(["/doc", "/reference", "/metrics"]);
 /** Long-lived answers: the REST event stream and the dashboard's oRPC subscription. */
 const EVENT_STREAM_PATHS = new Set(["/api/v0/deploy/events", "/rpc/deploy/events"]);
 
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * The path a request names, as the backend's router reads it: escaped letters, digits and `-._~`
+ * decoded, `\\` read as `/`, empty and dot segments resolved, no trailing slash, no fragment.
+ * An absolute-form target (`GET http://host/path`) names its path.
+ */
+export function canonicalPath(target: string): string {
+  const path = target.startsWith("/") ? target : URL.canParse(target) ? new URL(target).pathname : "/";
+  const readable = path
+    .split("#")[0]!
+    .replace(/%([0-9A-Fa-f]{2})/g, (escaped, hex: string) => {
+      const character = String.fromCharCode(Number.parseInt(hex, 16));
+      return UNRESERVED.test(character) ? character : escaped;
+    })
+    .replaceAll("\\", "/");
+  const segments: string[] = [];
+  for (const segment of readable.split("/")) {
+    if (segment === "..") segments.pop();
+    else if (segment !== "" && segment !== ".") segments.push(segment);
+  }
+  return `/${segments.join("/")}`;
+}
+
 export function routeFor(pathname: string): "backend" | "frontend" | "health" | "ready" {
   if (pathname === "/health") return "health";
   if (pathname === "/health/ready") return "ready";
@@ -354,8 +378,23 @@ export function createGateway({
       connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
     },
     (req: IncomingMessage, res: ServerResponse) => {
-      const pathname = new URL(req.url ?? "/", "http://gateway").pathname;
+      const target = (req.url ?? "/").split("?")[0]!;
+      const pathname = canonicalPath(target);
       const route = routeFor(pathname);
+      // The limits and the retries below go by the path. Spelt otherwise (`events/`, `%65vents`,
+      // `//`, `./`), it would be the same to the backend but escape them; nothing of ours sends it.
+      if (route !== "frontend" && target !== pathname) {
+        sendJson(
+          res,
+          400,
+          errorBody(
+            "NON_CANONICAL_PATH",
+            400,
+            `The path is not written canonically (a trailing slash, an empty or dot segment, a backslash, a fragment or an escaped letter or digit): use ${pathname}`,
+          ),
+        );
+        return;
+      }
       if (route === "health") {
         sendJson(res, 200, { status: "ok", version });
         return;

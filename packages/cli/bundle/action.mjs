@@ -19,6 +19,7 @@ var EXIT = {
 };
 
 // src/duration.ts
+var LONGEST_WAIT_MS = 2 ** 31 - 1;
 function formatElapsed(ms) {
   const seconds = Math.max(0, Math.floor(ms / 1e3));
   const hours = Math.floor(seconds / 3600);

@@ -311,6 +311,21 @@ function parseDuration(text) {
     total += Number(amount) * UNIT_MS[unit];
   return total;
 }
+var LONGEST_WAIT_MS = 2 ** 31 - 1;
+function durationOption(option, text, { examples, zero }) {
+  const ms = parseDuration(text);
+  if (ms === void 0 || ms === 0 && zero === "refused")
+    throw new CliError(
+      `--${option} must be a duration such as ${examples} (got '${printable(text)}')`,
+      EXIT.usage
+    );
+  if (ms > LONGEST_WAIT_MS)
+    throw new CliError(
+      `--${option} can be at most 596h31m (2^31-1 ms, about 24.8 days: the longest the CLI can wait); got '${printable(text)}'`,
+      EXIT.usage
+    );
+  return ms;
+}
 function formatElapsed(ms) {
   const seconds = Math.max(0, Math.floor(ms / 1e3));
   const hours = Math.floor(seconds / 3600);
@@ -388,12 +403,7 @@ async function deployCommand(context, stack, flags) {
     throw new CliError("Which stack? Usage: stackgate deploy <stack> (see 'stackgate stacks')", EXIT.usage);
   const action = parseAction(typeof flags.action === "string" ? flags.action : "pull-redeploy");
   const timeoutText = typeof flags.timeout === "string" ? flags.timeout : DEFAULT_TIMEOUT;
-  const timeoutMs = parseDuration(timeoutText);
-  if (timeoutMs === void 0 || timeoutMs <= 0)
-    throw new CliError(
-      `--timeout must be a duration such as 90s, 15m or 1h (got '${timeoutText}')`,
-      EXIT.usage
-    );
+  const timeoutMs = durationOption("timeout", timeoutText, { examples: "90s, 15m or 1h", zero: "refused" });
   const startedAt = Date.now();
   const progress = createProgress({
     stream: context.stderr,
@@ -486,12 +496,7 @@ async function scansCommand(context, flags) {
   const stack = typeof flags.stack === "string" ? flags.stack : void 0;
   const image = typeof flags.image === "string" ? flags.image : void 0;
   const waitText = typeof flags["scan-wait"] === "string" ? flags["scan-wait"] : DEFAULT_SCAN_WAIT;
-  const waitMs = parseDuration(waitText);
-  if (waitMs === void 0)
-    throw new CliError(
-      `--scan-wait must be a duration such as 0, 90s or 5m (got '${printable(waitText)}')`,
-      EXIT.usage
-    );
+  const waitMs = durationOption("scan-wait", waitText, { examples: "0, 90s or 5m", zero: "allowed" });
   const select = async () => {
     let images2 = image ? [await readImage(context, image)] : await readImages(context);
     if (stack) {

@@ -161,6 +161,13 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
       "--action must be one of pull, redeploy, pull-redeploy",
     );
     expect((await run(["deploy", QUICK, "--timeout", "soon"])).exitCode).toBe(2);
+    // Longer than a Node.js timer can wait: such a timer fires at once, which timed out after 150 ms.
+    const tooLong = await run(["deploy", QUICK, "--timeout", "597h"]);
+    expect(tooLong.exitCode).toBe(2);
+    expect(tooLong.stderr.trim()).toBe(
+      "stackgate: --timeout can be at most 596h31m (2^31-1 ms, about 24.8 days: the longest the CLI can wait); got '597h'",
+    );
+    expect((await run(["deploy", QUICK, "--timeout", "596h32m"])).exitCode).toBe(2);
     expect((await run(["deploy", QUICK], { env: { STACKGATE_URL: "" } })).stderr).toContain("STACKGATE_URL");
     expect((await run(["launch", QUICK])).exitCode).toBe(2);
     expect(world.komodo.calls.length).toBe(calls);

@@ -1,3 +1,5 @@
+import { CliError, EXIT, printable } from "./exit.ts";
+
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
 /**
@@ -12,6 +14,32 @@ export function parseDuration(text: string): number | undefined {
   for (const [, amount, , unit] of trimmed.matchAll(/(\d+(\.\d+)?)(ms|h|m|s)/g))
     total += Number(amount) * UNIT_MS[unit];
   return total;
+}
+
+/** The longest a Node.js timer waits (2^31-1 ms, about 24.8 days); a longer one fires at once. */
+export const LONGEST_WAIT_MS = 2 ** 31 - 1;
+
+/**
+ * The duration `--option` holds, or a usage error naming the option: not a duration, zero where
+ * waiting is the point, or longer than the CLI can wait.
+ */
+export function durationOption(
+  option: string,
+  text: string,
+  { examples, zero }: { examples: string; zero: "allowed" | "refused" },
+): number {
+  const ms = parseDuration(text);
+  if (ms === undefined || (ms === 0 && zero === "refused"))
+    throw new CliError(
+      `--${option} must be a duration such as ${examples} (got '${printable(text)}')`,
+      EXIT.usage,
+    );
+  if (ms > LONGEST_WAIT_MS)
+    throw new CliError(
+      `--${option} can be at most 596h31m (2^31-1 ms, about 24.8 days: the longest the CLI can wait); got '${printable(text)}'`,
+      EXIT.usage,
+    );
+  return ms;
 }
 
 /** Elapsed time as `m:ss` (or `h:mm:ss`). */

@@ -76,12 +76,15 @@ describe.runIf(requireNginx())("scans, stacks and history", () => {
     expect(result.stdout).toMatch(/^critical\s+CVE-\d{4}-\d+/m);
   });
 
-  test("an unknown stack, an unused image or a bad level exits 2", async () => {
+  test("an unknown stack, an unused image, a bad level or a wait longer than the CLI can keep exits 2", async () => {
     expect((await world.run(["scans", "--stack", "nope", "--fail-on", "critical"])).exitCode).toBe(2);
     expect((await world.run(["scans", "--image", "ghcr.io/acme/unused:1"])).exitCode).toBe(2);
     const level = await world.run(["scans", "--fail-on", "medium"]);
     expect(level.exitCode).toBe(2);
     expect(level.stderr).toContain("--fail-on must be critical or high");
+    const wait = await world.run(["scans", "--fail-on", "critical", "--scan-wait", "597h"]);
+    expect(wait.exitCode).toBe(2);
+    expect(wait.stderr).toContain("--scan-wait can be at most 596h31m");
   });
 
   test("stacks lists the stacks with their images; history shows a deploy", async () => {

@@ -17,6 +17,7 @@ export * from "./notify.ts";
 export * from "./roles.ts";
 export * from "./scans.ts";
 export * from "./sign-in.ts";
+export * from "./site-path.ts";
 export * from "./stacks.ts";
 export * from "./users.ts";
 

@@ -1,5 +1,5 @@
 import { type DeployResult, deploy, parseAction } from "../deploy.ts";
-import { formatElapsed, parseDuration } from "../duration.ts";
+import { durationOption, formatElapsed } from "../duration.ts";
 import { CliError, EXIT } from "../exit.ts";
 import { createProgress } from "../progress.ts";
 import { type CommandContext, type Flags, printJson } from "./context.ts";
@@ -17,12 +17,7 @@ export async function deployCommand(context: CommandContext, stack: string | und
     throw new CliError("Which stack? Usage: stackgate deploy <stack> (see 'stackgate stacks')", EXIT.usage);
   const action = parseAction(typeof flags.action === "string" ? flags.action : "pull-redeploy");
   const timeoutText = typeof flags.timeout === "string" ? flags.timeout : DEFAULT_TIMEOUT;
-  const timeoutMs = parseDuration(timeoutText);
-  if (timeoutMs === undefined || timeoutMs <= 0)
-    throw new CliError(
-      `--timeout must be a duration such as 90s, 15m or 1h (got '${timeoutText}')`,
-      EXIT.usage,
-    );
+  const timeoutMs = durationOption("timeout", timeoutText, { examples: "90s, 15m or 1h", zero: "refused" });
 
   const startedAt = Date.now();
   const progress = createProgress({

@@ -1,4 +1,4 @@
-import { parseDuration } from "../duration.ts";
+import { durationOption } from "../duration.ts";
 import { CliError, EXIT, printable } from "../exit.ts";
 import { sleep, unexpectedAnswer } from "../http.ts";
 import { table } from "../table.ts";
@@ -38,12 +38,7 @@ export async function scansCommand(context: CommandContext, flags: Flags): Promi
   const image = typeof flags.image === "string" ? flags.image : undefined;
 
   const waitText = typeof flags["scan-wait"] === "string" ? flags["scan-wait"] : DEFAULT_SCAN_WAIT;
-  const waitMs = parseDuration(waitText);
-  if (waitMs === undefined)
-    throw new CliError(
-      `--scan-wait must be a duration such as 0, 90s or 5m (got '${printable(waitText)}')`,
-      EXIT.usage,
-    );
+  const waitMs = durationOption("scan-wait", waitText, { examples: "0, 90s or 5m", zero: "allowed" });
 
   const select = async () => {
     let images = image ? [await readImage(context, image)] : await readImages(context);

@@ -281,13 +281,22 @@ describe("single sign-on with a real OpenID Provider", () => {
   });
 
   it("never sends the browser to another site after sign-in", async () => {
-    for (const returnTo of ["https://evil.example/", "//evil.example/x", "/\\evil.example"]) {
+    for (const returnTo of [
+      "https://evil.example/",
+      "//evil.example/x",
+      "/\\evil.example",
+      // Each collapses into `//evil.example/x` once normalised.
+      "/.//evil.example/x",
+      "/..//evil.example/x",
+      "/%2e//evil.example/x",
+      "/./\\evil.example/x",
+    ]) {
       const result = await signIn(
         "sub-grace",
         { email: "grace@example.test", email_verified: true, groups: ["everyone"] },
         { startQuery: `?returnTo=${encodeURIComponent(returnTo)}` },
       );
-      expect(result.location).toBe("/");
+      expect(result.location, returnTo).toBe("/");
     }
   });
 

@@ -1,4 +1,4 @@
-import { invitationToken } from "@stackgate/contract";
+import { invitationToken, pathOnThisSite } from "@stackgate/contract";
 import type { BetterAuthPlugin } from "better-auth";
 import { createAuthEndpoint } from "better-auth/api";
 import { deleteSessionCookie, setSessionCookie } from "better-auth/cookies";
@@ -22,17 +22,6 @@ const BINDING_COOKIE_PATH = "/api/auth/sso";
 
 /** Why a sign-in came back without a session, as the sign-in page explains it (`?sso_error=`). */
 export type SsoError = SignInRefusal | "unavailable" | "expired" | "provider-refused" | "invalid-response";
-
-/** Where `returnTo` may send the browser: a path on this site, never another site. */
-export function localPath(value: string | undefined, fallback = "/"): string {
-  if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
-  if (/[\u0000-\u001f\u007f]/.test(value)) return fallback;
-  const base = new URL("http://same.site");
-  const url = URL.canParse(value, base) ? new URL(value, base) : undefined;
-  if (!url || url.origin !== base.origin || url.pathname === SIGN_IN_PAGE) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
-}
 
 const logoutRecord = (sessionId: string) => `sso-logout:${sessionId}`;
 
@@ -192,7 +181,7 @@ export function singleSignOnPlugin(sso: SingleSignOn | null) {
             state: oidc.randomState(),
             nonce: oidc.randomNonce(),
             codeVerifier,
-            returnTo: localPath(ctx.query.returnTo),
+            returnTo: pathOnThisSite(ctx.query.returnTo),
             invitation: ctx.query.invitation,
           });
           ctx.setCookie(BINDING_COOKIE, started.browserBinding, {
