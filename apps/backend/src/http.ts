@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { OpenAPIHandlerOptions } from "@orpc/openapi/fetch";
 import { StandardOpenAPICodec, StandardOpenAPIMatcher } from "@orpc/openapi/standard";
 import {
@@ -9,6 +10,7 @@ import { type AnyRouter, ORPCError, onError } from "@orpc/server";
 import { FetchHandler, RPCHandler } from "@orpc/server/fetch";
 import { ResponseHeadersPlugin } from "@orpc/server/plugins";
 import { StandardHandler } from "@orpc/server/standard";
+import { canonicalPath, nonCanonicalPathMessage } from "@stackgate/contract/site-path.ts";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { answeringDomainErrors, answerTo } from "./http-errors.ts";
@@ -140,6 +142,22 @@ export function createHttpApp({
     onRequest(c.req.method, c.req.path, c.res.status, ms / 1000);
     afterUse.ended();
   });
+
+  // As the gateway does: one spelling per route, so nothing counted by path (stream limits, the
+  // graceful stop's wait for event streams) is escaped by writing it another way.
+  const canonicalOnly: MiddlewareHandler = async (c, next) => {
+    const raw = ((c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url ?? c.req.path).split(
+      "?",
+    )[0]!;
+    const canonical = canonicalPath(raw);
+    if (raw === canonical) {
+      await next();
+      return;
+    }
+    return c.json(errorJson("NON_CANONICAL_PATH", 400, nonCanonicalPathMessage(canonical)), 400);
+  };
+  app.use("/api/*", canonicalOnly);
+  app.use("/rpc/*", canonicalOnly);
 
   const bodyLimited = bodyLimit({
     maxSize: MAX_BODY_BYTES,

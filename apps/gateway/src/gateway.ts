@@ -1,5 +1,6 @@
 import { Agent, createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { canonicalPath, nonCanonicalPathMessage } from "@stackgate/contract/site-path.ts";
 // One copy for both processes: the gateway's single-file build takes it in like any other import.
 import { createMemoryRelease } from "../../backend/src/platform/memory-release.ts";
 import { createBackendPool, probe, READINESS_PATH } from "./backends.ts";
@@ -81,30 +82,6 @@ const BACKEND_PATHS = new Set(["/doc", "/reference", "/metrics"]);
 
 /** Long-lived answers: the REST event stream and the dashboard's oRPC subscription. */
 const EVENT_STREAM_PATHS = new Set(["/api/v0/deploy/events", "/rpc/deploy/events"]);
-
-const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
-
-/**
- * The path a request names, as the backend's router reads it: escaped letters, digits and `-._~`
- * decoded, `\\` read as `/`, empty and dot segments resolved, no trailing slash, no fragment.
- * An absolute-form target (`GET http://host/path`) names its path.
- */
-export function canonicalPath(target: string): string {
-  const path = target.startsWith("/") ? target : URL.canParse(target) ? new URL(target).pathname : "/";
-  const readable = path
-    .split("#")[0]!
-    .replace(/%([0-9A-Fa-f]{2})/g, (escaped, hex: string) => {
-      const character = String.fromCharCode(Number.parseInt(hex, 16));
-      return UNRESERVED.test(character) ? character : escaped;
-    })
-    .replaceAll("\\", "/");
-  const segments: string[] = [];
-  for (const segment of readable.split("/")) {
-    if (segment === "..") segments.pop();
-    else if (segment !== "" && segment !== ".") segments.push(segment);
-  }
-  return `/${segments.join("/")}`;
-}
 
 export function routeFor(pathname: string): "backend" | "frontend" | "health" | "ready" {
   if (pathname === "/health") return "health";
@@ -384,15 +361,7 @@ export function createGateway({
       // The limits and the retries below go by the path. Spelt otherwise (`events/`, `%65vents`,
       // `//`, `./`), it would be the same to the backend but escape them; nothing of ours sends it.
       if (route !== "frontend" && target !== pathname) {
-        sendJson(
-          res,
-          400,
-          errorBody(
-            "NON_CANONICAL_PATH",
-            400,
-            `The path is not written canonically (a trailing slash, an empty or dot segment, a backslash, a fragment or an escaped letter or digit): use ${pathname}`,
-          ),
-        );
+        sendJson(res, 400, errorBody("NON_CANONICAL_PATH", 400, nonCanonicalPathMessage(pathname)));
         return;
       }
       if (route === "health") {

@@ -22,3 +22,31 @@ export function pathOnThisSite(value: string | null | undefined, fallback = "/")
   if (url.pathname.replace(/\/+$/, "") === SIGN_IN_PAGE_PATH) return fallback;
   return path;
 }
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * The path a request names, as the backend's router reads it: escaped letters, digits and `-._~`
+ * decoded, `\\` read as `/`, empty and dot segments resolved, no trailing slash, no fragment.
+ * An absolute-form target (`GET http://host/path`) names its path.
+ */
+export function canonicalPath(target: string): string {
+  const path = target.startsWith("/") ? target : URL.canParse(target) ? new URL(target).pathname : "/";
+  const readable = path
+    .split("#")[0]!
+    .replace(/%([0-9A-Fa-f]{2})/g, (escaped, hex: string) => {
+      const character = String.fromCharCode(Number.parseInt(hex, 16));
+      return UNRESERVED.test(character) ? character : escaped;
+    })
+    .replaceAll("\\", "/");
+  const segments: string[] = [];
+  for (const segment of readable.split("/")) {
+    if (segment === "..") segments.pop();
+    else if (segment !== "" && segment !== ".") segments.push(segment);
+  }
+  return `/${segments.join("/")}`;
+}
+
+/** Why a path was refused, and how to write it, as the gateway and the backend both answer. */
+export const nonCanonicalPathMessage = (canonical: string) =>
+  `The path is not written canonically (a trailing slash, an empty or dot segment, a backslash, a fragment or an escaped letter or digit): use ${canonical}`;

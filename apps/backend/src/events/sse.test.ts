@@ -26,7 +26,10 @@ describe("the REST deploy event stream", () => {
           stacks: EVERY_STACK,
         },
       }) as const;
-    app.get(DEPLOY_EVENTS_PATH, deployEventStream({ events, authenticate, access: accessKept, keepAliveMs: 20 }));
+    app.get(
+      DEPLOY_EVENTS_PATH,
+      deployEventStream({ events, authenticate, access: accessKept, keepAliveMs: 20 }),
+    );
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 });
     await new Promise<void>((resolve) => server.once("listening", resolve));
     const { port } = server.address() as AddressInfo;
