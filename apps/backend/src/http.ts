@@ -15,7 +15,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { answeringDomainErrors, answerTo } from "./http-errors.ts";
 import { crossOriginGuard } from "./identity/origin-guard.ts";
-import type { Auth } from "./identity/sessions/better-auth.ts";
+import { type Auth, SERVED_AUTH_PATHS } from "./identity/sessions/better-auth.ts";
 import { loadScalarBundle, referencePage } from "./openapi.ts";
 import type { Logger } from "./platform/logger.ts";
 import { createMemoryRelease } from "./platform/memory-release.ts";
@@ -173,7 +173,11 @@ export function createHttpApp({
   app.use("/api/v0/*", crossOriginGuard(appUrl));
   app.use("/rpc/*", crossOriginGuard(appUrl));
 
-  app.on(["GET", "POST"], "/api/auth/*", (c) => auth.handler(c.req.raw));
+  app.on(["GET", "POST"], "/api/auth/*", (c) =>
+    SERVED_AUTH_PATHS.has(c.req.path)
+      ? auth.handler(c.req.raw)
+      : c.json(errorJson("NOT_FOUND", 404, `No endpoint ${c.req.method} ${c.req.path}`), 404),
+  );
 
   app.all("/rpc/*", async (c) => {
     const { matched, response } = await rpc.handle(c.req.raw, {

@@ -15,6 +15,20 @@ import { clientAddress, createSignInLimiter, describeWait } from "./sign-in-limi
 
 const SIGN_IN_PATH = "/sign-in/email";
 
+/**
+ * The only Better Auth routes served. Its others stay closed: sign-up, links that end in a redirect
+ * to a `callbackURL` (e-mail verification, password reset: an open redirect), and the name and
+ * password changes that /api/v0/me makes with an audit record (and ending the other sessions).
+ */
+export const SERVED_AUTH_PATHS = new Set([
+  "/api/auth/sign-in/email",
+  "/api/auth/sign-out",
+  "/api/auth/get-session",
+  "/api/auth/sso/start",
+  "/api/auth/sso/callback",
+  "/api/auth/sso/sign-out",
+]);
+
 export function createAuth({
   db,
   authAdapter,
@@ -54,9 +68,6 @@ export function createAuth({
     secret,
     database: authAdapter,
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
-    // A person's name and password change through /api/v0/me, which records the change in the audit
-    // log (and ends the other sessions on a new password); Better Auth's own routes would not.
-    disabledPaths: ["/update-user", "/change-password"],
     // Stackgate's own columns of a person: get-session answers them, and nobody sets them through
     // Better Auth (input: false): roles and disabling go through the people API, by admins.
     user: {

@@ -42,6 +42,24 @@ describe("sign-in", () => {
     await expect(app.signIn("mallory@example.test", "mallory-password")).rejects.toThrow(/sign-in failed/);
   });
 
+  it.each([
+    ["GET", "/api/auth/verify-email?token=x&callbackURL=%2F.%2F%2Fevil.example%2Fx"],
+    ["GET", "/api/auth/reset-password/x?callbackURL=%2F.%2F%2Fevil.example%2Fx"],
+    ["POST", "/api/auth/request-password-reset"],
+    ["POST", "/api/auth/update-user"],
+  ])(
+    "closes Better Auth's %s %s, which Stackgate does not use (no redirect elsewhere)",
+    async (method, path) => {
+      const response = await app.request(path, {
+        method,
+        redirect: "manual",
+        json: method === "POST" ? {} : undefined,
+      });
+      expect(response.status).toBe(404);
+      expect(response.headers.get("location")).toBeNull();
+    },
+  );
+
   it("signs out: the old cookie no longer opens a session", async () => {
     const cookie = await app.signIn();
     expect((await app.request("/api/v0/apikeys", { headers: { cookie } })).status).toBe(200);
