@@ -77,6 +77,7 @@ export async function createBackend({
     logger,
     clock,
     firstPassword,
+    audit,
     singleSignOn,
   });
   const seeded = await seedAdmin(auth, config, firstPassword);

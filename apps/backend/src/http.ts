@@ -170,8 +170,26 @@ export function createHttpApp({
     c.req.method === "GET" || c.req.method === "HEAD" ? next() : bodyLimited(c, next);
   app.use("/api/*", limitBody);
   app.use("/rpc/*", limitBody);
-  app.use("/api/v0/*", crossOriginGuard(appUrl));
-  app.use("/rpc/*", crossOriginGuard(appUrl));
+  const refuseCrossOrigin = crossOriginGuard(appUrl);
+  app.use("/api/v0/*", refuseCrossOrigin);
+  app.use("/rpc/*", refuseCrossOrigin);
+  app.use("/api/auth/*", refuseCrossOrigin);
+  // A form is what another site may post without asking the browser first: the REST API's bodies
+  // are JSON only (no route of the contract documents a form).
+  app.use("/api/v0/*", async (c, next) => {
+    const headers = c.req.raw.headers;
+    const hasBody = headers.has("transfer-encoding") || Number(headers.get("content-length") ?? 0) > 0;
+    const type = headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+    if (!hasBody || type === "application/json") return next();
+    return c.json(
+      errorJson(
+        "UNSUPPORTED_MEDIA_TYPE",
+        415,
+        "The API takes JSON bodies only: send Content-Type: application/json",
+      ),
+      415,
+    );
+  });
 
   app.on(["GET", "POST"], "/api/auth/*", (c) =>
     SERVED_AUTH_PATHS.has(c.req.path)

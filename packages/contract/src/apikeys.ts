@@ -1,16 +1,11 @@
 import { z } from "zod";
-import { isoDate, sessionOnly } from "./common.ts";
+import { displayName, isoDate, sessionOnly } from "./common.ts";
 import { deployAction } from "./deploy.ts";
 import { READ_AREAS } from "./roles.ts";
 
 const tags = ["API keys"];
 
-export const apiKeyName = z
-  .string()
-  .trim()
-  .min(1, "name must not be empty")
-  .max(64, "name must be at most 64 characters")
-  .meta({ example: "deploy-pipeline" });
+export const apiKeyName = displayName("name", 64).meta({ example: "deploy-pipeline" });
 
 /** A stack name, or a pattern where `*` stands for any characters and `?` for one. */
 export const stackPattern = z

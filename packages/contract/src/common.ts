@@ -5,6 +5,30 @@ import type { KeyScopeNeed, Permission } from "./roles.ts";
 export const isoDate = z.date().meta({ example: "2026-11-22T10:15:00.000Z" });
 
 /**
+ * What a name shown to others must not hold: control characters, the bidirectional controls that
+ * reorder what follows (U+202E shows "txt.exe" as "exe.txt"), and invisible characters that make
+ * two names look alike. Joiners (U+200C, U+200D) stay: scripts and emoji need them.
+ */
+const UNSAFE_IN_NAMES = /[\p{Cc}؜​‎‏‪-‮⁠-⁤⁦-⁩﻿]/u;
+
+/** `text` without what names must not hold, for names taken from elsewhere (an identity provider's claims). */
+export const withoutUnsafeCharacters = (text: string) =>
+  text.toWellFormed().replace(new RegExp(UNSAFE_IN_NAMES.source, "gu"), "");
+
+/** A name people see in lists, the history and the audit: trimmed, 1 to `max` characters, nothing hidden in it. */
+export const displayName = (field: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${field} must not be empty`)
+    .max(max, `${field} must be at most ${max} characters`)
+    .refine((name) => name.isWellFormed(), `${field} must be valid Unicode text (it holds a lone surrogate)`)
+    .refine(
+      (name) => !UNSAFE_IN_NAMES.test(name),
+      `${field} must not hold control, bidirectional or invisible characters`,
+    );
+
+/**
  * Who acted, beyond the name shown (which anyone may choose): the person, or the API key and its
  * owner, as they were then.
  */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sessionOnly } from "./common.ts";
+import { displayName, sessionOnly } from "./common.ts";
 
 const tags = ["Komodo connection"];
 
@@ -8,12 +8,7 @@ export const httpUrl = (what: string) =>
     .url({ protocol: /^https?$/, error: `${what} must be an http:// or https:// URL` })
     .max(2048, `${what} must be at most 2048 characters`);
 
-export const connectionName = z
-  .string()
-  .trim()
-  .min(1, "name must not be empty")
-  .max(64, "name must be at most 64 characters")
-  .meta({ example: "production" });
+export const connectionName = displayName("name", 64).meta({ example: "production" });
 
 const credential = (what: string) =>
   z

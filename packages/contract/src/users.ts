@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { actedBy, isoDate, publicRoute, sessionOnly } from "./common.ts";
+import { actedBy, displayName, isoDate, publicRoute, sessionOnly } from "./common.ts";
 import { historyCursor } from "./history.ts";
 import { ROLES } from "./roles.ts";
 
@@ -12,12 +12,7 @@ export const role = z.enum(ROLES, { error: "role must be one of admin, deployer,
   example: "deployer",
 });
 
-export const personName = z
-  .string()
-  .trim()
-  .min(1, "name must not be empty")
-  .max(100, "name must be at most 100 characters")
-  .meta({ example: "Ada Lovelace" });
+export const personName = displayName("name", 100).meta({ example: "Ada Lovelace" });
 
 export const email = z
   .string()

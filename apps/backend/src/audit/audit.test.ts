@@ -177,3 +177,74 @@ describe("reading the audit", () => {
     expect(byKey.status).toBe(403);
   });
 });
+
+describe("sign-ins and ended sessions", () => {
+  const post = (path: string, json: unknown, headers: Record<string, string> = {}) =>
+    app.request(path, { method: "POST", json, headers: { "x-forwarded-for": "203.0.113.9", ...headers } });
+
+  it("records a sign-in, a failed one (also for an email nobody has) and the lockout once, never the password", async () => {
+    const person = await invitePerson(app, cookie, { email: "sig@example.test", role: "viewer" });
+    expect(
+      (await post("/api/auth/sign-in/email", { email: person.email, password: person.password })).status,
+    ).toBe(200);
+    expect(
+      (await post("/api/auth/sign-in/email", { email: person.email, password: "not-it-at-all" })).status,
+    ).toBe(401);
+    expect(
+      (await post("/api/auth/sign-in/email", { email: "ghost@example.test", password: "whatever-1" })).status,
+    ).toBe(401);
+    const newest = await newestEntries(3);
+    expect(newest[0]).toMatchObject({
+      action: "user.sign-in-failed",
+      actor: "ghost@example.test",
+      target: "ghost@example.test",
+      by: { userId: null, email: "ghost@example.test", keyId: null },
+    });
+    expect(newest[1]).toMatchObject({
+      action: "user.sign-in-failed",
+      actor: person.name,
+      target: person.email,
+      by: { userId: person.id, email: person.email, keyId: null },
+    });
+    expect(newest[2]).toMatchObject({
+      action: "user.signed-in",
+      target: person.email,
+      detail: { method: "password", address: expect.any(String) },
+    });
+
+    for (let attempt = 2; attempt <= 12; attempt++)
+      await post("/api/auth/sign-in/email", { email: person.email, password: `wrong-${attempt}` });
+    const lockouts = (await newestEntries(40)).filter((entry) => entry.action === "user.sign-in-locked-out");
+    expect(lockouts).toEqual([
+      expect.objectContaining({
+        target: person.email,
+        detail: expect.objectContaining({ scope: "account" }),
+      }),
+    ]);
+    expect(JSON.stringify(await newestEntries(40))).not.toContain(person.password);
+  });
+
+  it("records the sessions a disabling and a password change end", async () => {
+    const person = await invitePerson(app, cookie, { email: "ends@example.test", role: "viewer" });
+    const second = await app.signIn(person.email, person.password);
+    const changed = await app.request("/api/v0/me/password", {
+      method: "POST",
+      headers: { cookie: second },
+      json: { currentPassword: person.password, newPassword: "another-password-0123" },
+    });
+    expect(changed.status).toBe(200);
+    expect((await newestEntries(2)).map((entry) => [entry.action, entry.detail])).toEqual([
+      ["user.sessions-revoked", { name: person.name, count: 1, because: "password-changed" }],
+      ["user.password-changed", null],
+    ]);
+    await app.request(`/api/v0/users/${person.id}`, {
+      method: "PATCH",
+      headers: { cookie },
+      json: { disabled: true },
+    });
+    expect((await newestEntries(2)).map((entry) => [entry.action, entry.actor, entry.detail])).toEqual([
+      ["user.sessions-revoked", ADMIN.name, { name: person.name, count: 1, because: "disabled" }],
+      ["user.disabled", ADMIN.name, { name: person.name }],
+    ]);
+  });
+});

@@ -21,10 +21,11 @@ beforeAll(async () => {
         },
         { name: "locked", faults: { busy: true } },
         { name: "readonly", faults: { forbidden: true } },
-        { name: "slow", faults: { updateDelayMs: 5000 } },
+        { name: "slow", faults: { updateDelayMs: 10_000 } },
       ],
     },
-    env: { DEPLOY_TIMEOUT_SECONDS: "1", UPSTREAM_TIMEOUT_SECONDS: "2" },
+    // Long enough for a three-step deploy on a loaded machine (1 s was not, once), short enough to wait for.
+    env: { DEPLOY_TIMEOUT_SECONDS: "3", UPSTREAM_TIMEOUT_SECONDS: "2" },
     keyName: "release-pipeline",
   }));
 });
@@ -124,7 +125,7 @@ describe("upstream failures are 502 with the upstream's reason", () => {
   it("504 when Komodo does not finish within DEPLOY_TIMEOUT_SECONDS, recorded as a failure", async () => {
     const response = await deploy("slow", "pull");
     expect(response.status).toBe(504);
-    expect(response.json.message).toMatch(/did not finish 'pull' of 'slow' within 1 s/);
+    expect(response.json.message).toMatch(/did not finish 'pull' of 'slow' within 3 s/);
     const [latest] = (await app.request("/api/v0/history", { headers: { cookie } })).json.history;
     expect(latest).toMatchObject({ stack: "slow", success: false, message: response.json.message });
   });

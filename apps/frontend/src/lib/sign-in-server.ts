@@ -27,6 +27,7 @@ export async function loadSignInOptions(backends: Pick<Backends, "fetch">): Prom
 /** What the backend needs of the browser's request: who is asking, from where (sign-in limits, origin check). */
 const FORWARDED_HEADERS = [
   "origin",
+  "sec-fetch-site",
   "user-agent",
   "accept-language",
   "x-forwarded-for",

@@ -126,6 +126,69 @@ export async function setRole(
   await tx.update(user).set({ role, roleFromSso: fromSso, updatedAt: new Date() }).where(eq(user.id, userId));
 }
 
+/** Why someone's sessions were ended, as the audit records it. */
+export type SessionsEndedBecause = "password-changed" | "password-reset" | "disabled";
+
+/**
+ * Ends a person's sessions, all of them or all but `keep`, and records it, in the transaction of
+ * the change that ends them. Their open event streams end within a second (identity/access-watch.ts).
+ */
+export async function endSessions(
+  tx: Transaction,
+  audit: AuditService,
+  {
+    person,
+    by,
+    because,
+    keep,
+  }: {
+    person: { id: string; email: string; name: string };
+    by: Actor;
+    because: SessionsEndedBecause;
+    keep?: string;
+  },
+) {
+  const whose = eq(session.userId, person.id);
+  const ended = await tx
+    .delete(session)
+    .where(keep === undefined ? whose : and(whose, ne(session.id, keep)))
+    .returning({ id: session.id });
+  if (ended.length === 0) return;
+  await audit.recordChange(
+    {
+      by,
+      action: "user.sessions-revoked",
+      target: person.email,
+      detail: { name: person.name, count: ended.length, because },
+    },
+    tx,
+  );
+}
+
+/**
+ * Disables a person, by an admin or by single sign-on: their sessions end at once, their API keys
+ * are refused from their next request, their open streams within a second. The last active admin
+ * stays (PeopleError "conflict"). Recorded in `tx`.
+ */
+export async function disablePerson(
+  tx: Transaction,
+  audit: AuditService,
+  {
+    person,
+    by,
+    detail = {},
+  }: { person: { id: string; email: string; name: string }; by: Actor; detail?: Record<string, unknown> },
+) {
+  if (await isLastActiveAdmin(tx, person.id))
+    throw new PeopleError("conflict", `${person.email} ${LAST_ADMIN}`);
+  await tx.update(user).set({ disabled: true, updatedAt: new Date() }).where(eq(user.id, person.id));
+  await audit.recordChange(
+    { by, action: "user.disabled", target: person.email, detail: { name: person.name, ...detail } },
+    tx,
+  );
+  await endSessions(tx, audit, { person, by, because: "disabled" });
+}
+
 /** A person acting on their own account or on others: an actor with an id. */
 type Someone = Actor & { id: string };
 
@@ -245,8 +308,8 @@ export function createPeopleService({
           .update(account)
           .set({ password: hash, updatedAt: now() })
           .where(eq(account.id, credential.id));
-        await tx.delete(session).where(and(eq(session.userId, by.id), ne(session.id, sessionId)));
         await audit.recordChange({ by, action: "user.password-changed", target: person.email }, tx);
+        await endSessions(tx, audit, { person, by, because: "password-changed", keep: sessionId });
       });
     },
 
@@ -273,17 +336,18 @@ export function createPeopleService({
           await setRole(tx, id, change.role, { fromSso: false });
           changes.push({ action: "user.role-changed", detail: { from: before.role, to: change.role } });
         }
-        if (change.disabled !== undefined && change.disabled !== before.disabled) {
-          if (change.disabled && (await isLastActiveAdmin(tx, id))) {
-            throw new PeopleError("conflict", `${before.email} ${LAST_ADMIN}`);
-          }
-          await tx.update(user).set({ disabled: change.disabled, updatedAt: now() }).where(eq(user.id, id));
-          if (change.disabled) await tx.delete(session).where(eq(session.userId, id));
-          changes.push({ action: change.disabled ? "user.disabled" : "user.enabled", detail: {} });
-        }
         for (const { action, detail } of changes) {
           await audit.recordChange(
             { by, action, target: before.email, detail: { name: before.name, ...detail } },
+            tx,
+          );
+        }
+        if (change.disabled === true && !before.disabled)
+          await disablePerson(tx, audit, { person: before, by });
+        if (change.disabled === false && before.disabled) {
+          await tx.update(user).set({ disabled: false, updatedAt: now() }).where(eq(user.id, id));
+          await audit.recordChange(
+            { by, action: "user.enabled", target: before.email, detail: { name: before.name } },
             tx,
           );
         }

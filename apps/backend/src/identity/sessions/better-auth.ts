@@ -1,6 +1,7 @@
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
+import type { AuditService } from "../../audit/service.ts";
 import type { Cluster } from "../../db/cluster.ts";
 import type { Database, OpenedDatabase } from "../../db/database.ts";
 import { user } from "../../db/schema.ts";
@@ -38,6 +39,7 @@ export function createAuth({
   logger,
   clock,
   firstPassword,
+  audit,
   singleSignOn = null,
 }: {
   db: Database;
@@ -49,10 +51,29 @@ export function createAuth({
   logger: Logger;
   clock: Clock;
   firstPassword: FirstPasswordStore;
+  /** Where sign-ins, failed ones and lockouts are recorded. */
+  audit: AuditService;
   /** Single sign-on (OIDC), when configured: served under /api/auth/sso. */
   singleSignOn?: SingleSignOn | null;
 }) {
   const limiter = createSignInLimiter({ limits: config.signInLimits, clock, cluster });
+  /**
+   * A password sign-in in the audit, by the person whose email was given (or by that email, when
+   * nobody has it). Not a condition of signing in: a database that will not take it costs the record.
+   */
+  const recordSignIn = async (email: string, action: string, detail: Record<string, unknown>) => {
+    try {
+      const typed = email.slice(0, 254).toLowerCase();
+      const [person] = await db
+        .select({ id: user.id, name: user.name, email: user.email })
+        .from(user)
+        .where(eq(user.email, typed));
+      const by = person ?? { id: null, name: typed || "(no email)", email: typed || null };
+      await audit.recordChange({ by, action, target: typed || null, detail });
+    } catch (error) {
+      logger.warn({ err: error, action }, "sign-in not recorded in the audit");
+    }
+  };
   const signInAttempt = (ctx: { body?: unknown; headers?: Headers }) => {
     const email = (ctx.body as { email?: unknown } | undefined)?.email;
     return {
@@ -150,11 +171,23 @@ export function createAuth({
         const { email, address } = signInAttempt(ctx);
         const returned = ctx.context.returned;
         if (isAPIError(returned)) {
-          if (returned.statusCode === 401) limiter.failed(email, address);
+          if (returned.statusCode !== 401) return;
+          limiter.failed(email, address);
+          await recordSignIn(email, "user.sign-in-failed", { address });
+          // Recorded once, by the failure that starts it: the refused attempts after it write nothing.
+          const lockout = limiter.check(email, address);
+          if (lockout) {
+            await recordSignIn(email, "user.sign-in-locked-out", {
+              address,
+              scope: lockout.scope,
+              for: describeWait(lockout.retryAfterMs),
+            });
+          }
           return;
         }
         limiter.succeeded(email);
         firstPassword.signedIn(email);
+        await recordSignIn(email, "user.signed-in", { method: "password", address });
       }),
     },
     // Errors that are not Better Auth's own answers (a locked or full database) reach the HTTP

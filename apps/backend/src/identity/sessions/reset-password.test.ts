@@ -49,7 +49,26 @@ describe("npm run reset-password -- <email>", () => {
 
     expect((await app.request("/api/v0/apikeys", { headers: { cookie } })).status).toBe(401);
     await expect(app.signIn(ADMIN.email, ADMIN.password)).rejects.toThrow(/401/);
-    await app.signIn(ADMIN.email, password);
+    const signedIn = await app.signIn(ADMIN.email, password);
+
+    const audit = (await app.request("/api/v0/audit?limit=10", { headers: { cookie: signedIn } })).json
+      .entries;
+    const fromCommandLine = audit.filter((entry: { actor: string }) =>
+      entry.actor.startsWith("command line"),
+    );
+    expect(fromCommandLine).toEqual([
+      expect.objectContaining({
+        action: "user.sessions-revoked",
+        target: ADMIN.email,
+        detail: expect.objectContaining({ count: 1, because: "password-reset" }),
+      }),
+      expect.objectContaining({
+        action: "user.password-reset",
+        target: ADMIN.email,
+        by: { userId: null, email: null, keyId: null },
+      }),
+    ]);
+    expect(JSON.stringify(audit)).not.toContain(password);
   });
 
   it("names an unknown email in one line and changes nothing", async () => {

@@ -1,12 +1,19 @@
 import { randomUUID } from "node:crypto";
-import type { Role } from "@stackgate/contract";
+import { type Role, withoutUnsafeCharacters } from "@stackgate/contract";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { AuditService } from "../../audit/service.ts";
-import type { Database } from "../../db/database.ts";
+import type { Database, Transaction } from "../../db/database.ts";
 import { account, invitation, user } from "../../db/schema.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { SingleSignOnConfig } from "../../platform/config.ts";
-import { createPerson, hashToken, isLastActiveAdmin, PEOPLE_TURN, setRole } from "../people/service.ts";
+import {
+  createPerson,
+  disablePerson,
+  hashToken,
+  PEOPLE_TURN,
+  PeopleError,
+  setRole,
+} from "../people/service.ts";
 import { roleFromClaims } from "./roles.ts";
 
 /** Better Auth's account row of a person who signs in with the provider: `accountId` is the `sub`. */
@@ -58,6 +65,37 @@ export async function decidePerson({
   const mappedRole = roleFromClaims(claims, config);
   const now = new Date(clock.now());
   const warnings: string[] = [];
+  const byProvider = { id: null, name: `single sign-on (${config.name})` };
+  const isLastAdminConflict = (error: unknown) => error instanceof PeopleError && error.kind === "conflict";
+  /** Sets the role; false when that would demote the last active admin, who keeps theirs. */
+  const roleSet = async (
+    tx: Transaction,
+    person: { id: string },
+    role: Role,
+    options: { fromSso: boolean },
+  ) => {
+    try {
+      await setRole(tx, person.id, role, options);
+      return true;
+    } catch (error) {
+      if (isLastAdminConflict(error)) return false;
+      throw error;
+    }
+  };
+  /** Disables the person; the last active admin stays enabled, which the returned note says. */
+  const disableUnlessLastAdmin = async (
+    tx: Transaction,
+    person: { id: string; email: string; name: string },
+    reason: string,
+  ) => {
+    try {
+      await disablePerson(tx, audit, { person, by: byProvider, detail: { via: "sso", reason } });
+      return "; the person is disabled";
+    } catch (error) {
+      if (isLastAdminConflict(error)) return "; the last active admin stays enabled";
+      throw error;
+    }
+  };
 
   return db.transaction(async (tx): Promise<PersonDecision> => {
     const [linked] = await tx
@@ -69,15 +107,28 @@ export async function decidePerson({
       : email
         ? await tx.select().from(user).where(sql`lower(${user.email}) = ${email}`)
         : [];
+    const refuse = async (refusal: SignInRefusal, detail: string): Promise<PersonDecision> => {
+      const who = person ?? undefined;
+      await audit.recordChange(
+        {
+          by: who
+            ? { id: who.id, name: who.name, email: who.email }
+            : { id: null, name: email ?? sub, email },
+          action: "user.sso-refused",
+          target: who?.email ?? email ?? sub,
+          detail: { reason: refusal, detail },
+        },
+        tx,
+      );
+      return { kind: "refused", refusal, detail };
+    };
     if (person && !linked && !emailVerified) {
-      return {
-        kind: "refused",
-        refusal: "unverified-email",
-        detail: "the provider does not say the email is verified, and a person with that email exists",
-      } as const;
+      return refuse(
+        "unverified-email",
+        "the provider does not say the email is verified, and a person with that email exists",
+      );
     }
-    if (person?.disabled)
-      return { kind: "refused", refusal: "disabled", detail: "the person is disabled" } as const;
+    if (person?.disabled) return refuse("disabled", "the person is disabled");
 
     const [invited] =
       !person && invitationToken
@@ -95,27 +146,25 @@ export async function decidePerson({
         : [];
     const role = mappedRole ?? invited?.role ?? config.defaultRole;
     if (!role) {
-      return invitationToken && !person && !invited
-        ? ({
-            kind: "refused",
-            refusal: "invitation-invalid",
-            detail: "the invitation expired, was used or was revoked, and no claim value maps to a role",
-          } as const)
-        : ({
-            kind: "refused",
-            refusal: "no-role",
-            detail: `no value of the ${config.roleClaim} claim maps to a role, and OIDC_DEFAULT_ROLE is refuse`,
-          } as const);
+      if (invitationToken && !person && !invited) {
+        return refuse(
+          "invitation-invalid",
+          "the invitation expired, was used or was revoked, and no claim value maps to a role",
+        );
+      }
+      const detail = `no value of the ${config.roleClaim} claim maps to a role, and OIDC_DEFAULT_ROLE is refuse`;
+      // The provider no longer grants this person anything: their sessions, keys and streams stop
+      // now, not at their next sign-in. An admin may enable them again.
+      const disabled = person ? await disableUnlessLastAdmin(tx, person, detail) : "";
+      return refuse("no-role", detail + disabled);
     }
 
     const created = !person;
     if (!person) {
-      if (!email)
-        return { kind: "refused", refusal: "no-email", detail: "the provider sent no email" } as const;
-      const name = (stringClaim(claims, "name") ?? stringClaim(claims, "preferred_username") ?? email).slice(
-        0,
-        64,
-      );
+      if (!email) return refuse("no-email", "the provider sent no email");
+      // The provider's name, cleaned of what a name here may not hold (a person could not type it in).
+      const claimed = stringClaim(claims, "name") ?? stringClaim(claims, "preferred_username") ?? "";
+      const name = withoutUnsafeCharacters(claimed).trim().slice(0, 100).toWellFormed() || email;
       const id = await createPerson(tx, {
         email,
         name,
@@ -125,7 +174,7 @@ export async function decidePerson({
       });
       [person] = await tx.select().from(user).where(eq(user.id, id));
       if (!person) throw new Error("the new person was not stored");
-      const newcomer = { id, name };
+      const newcomer = { id, name, email };
       await audit.recordChange(
         {
           by: newcomer,
@@ -159,17 +208,18 @@ export async function decidePerson({
       });
     }
     let applied = role;
-    if (role !== person.role && person.role === "admin" && (await isLastActiveAdmin(tx, person.id))) {
-      applied = "admin";
+    const roleChanged = role !== person.role || person.roleFromSso !== (mappedRole !== null);
+    const kept = roleChanged && !(await roleSet(tx, person, role, { fromSso: mappedRole !== null }));
+    if (kept) {
+      applied = person.role;
       warnings.push(
         `${person.email} is the last active admin and keeps the admin role although ${config.roleClaim} maps to ${role}`,
       );
-    } else if (role !== person.role || person.roleFromSso !== (mappedRole !== null)) {
-      await setRole(tx, person.id, role, { fromSso: mappedRole !== null });
+    } else if (roleChanged) {
       if (!created && role !== person.role) {
         await audit.recordChange(
           {
-            by: { id: person.id, name: person.name },
+            by: { id: person.id, name: person.name, email: person.email },
             action: "user.role-changed",
             target: person.email,
             detail: { from: person.role, to: role, via: "sso" },

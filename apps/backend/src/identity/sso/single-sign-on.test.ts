@@ -110,13 +110,38 @@ describe("single sign-on with a real OpenID Provider", () => {
       role: "admin",
       roleFromSso: true,
     });
-    // And to no group: refused, with the reason on the sign-in page.
+    // And to no group: refused, with the reason on the sign-in page. Grace no longer has access:
+    // she is disabled at once, so her sessions and keys stop too, until an admin enables her.
+    const key = await app.createApiKey(second.cookie, "grace-key");
     const third = await signIn("sub-grace", {
       email: "grace@example.test",
       email_verified: true,
       groups: [],
     });
     expect(third.location).toBe("/sign-in?sso_error=no-role");
+    expect(await personByEmail("grace@example.test")).toMatchObject({ disabled: true, role: "admin" });
+    expect(await sessionOf(second.cookie)).toBeNull();
+    expect((await app.request("/api/v0/stacks", { headers: { "x-api-key": key.key } })).status).toBe(401);
+    const adminCookie = await app.signIn();
+    const entries = (await app.request("/api/v0/audit?limit=10", { headers: { cookie: adminCookie } })).json
+      .entries as { action: string; target: string }[];
+    const audit = entries.filter((entry) => entry.target === "grace@example.test");
+    expect(audit.map((entry) => entry.action).slice(0, 3)).toEqual([
+      "user.sso-refused",
+      "user.sessions-revoked",
+      "user.disabled",
+    ]);
+    expect(audit[2]).toMatchObject({
+      actor: "single sign-on (Authentik)",
+      target: "grace@example.test",
+      detail: { via: "sso", reason: expect.stringContaining("no value of the groups claim maps to a role") },
+    });
+    const enabled = await app.request(`/api/v0/users/${stored.id}`, {
+      method: "PATCH",
+      headers: { cookie: adminCookie },
+      json: { disabled: false },
+    });
+    expect(enabled.json).toMatchObject({ disabled: false });
   });
 
   it("refuses a person whose groups map to no role (OIDC_DEFAULT_ROLE defaults to refuse), creating nobody", async () => {

@@ -59,6 +59,19 @@ export function createSingleSignOn({
     /** The person the provider's verified claims stand for, or why not. */
     decide: (claims: Record<string, unknown>, invitation: string | undefined) =>
       decidePerson({ db, audit, config, clock, claims, invitationToken: invitation }),
+    /** A sign-in through the provider, in the audit; not a condition of signing in. */
+    async signedIn(person: { id: string; name: string; email: string }) {
+      try {
+        await audit.recordChange({
+          by: person,
+          action: "user.signed-in",
+          target: person.email,
+          detail: { method: "sso", provider: config.name },
+        });
+      } catch (error) {
+        logger.warn({ err: error }, "single sign-on: the sign-in was not recorded in the audit");
+      }
+    },
     /** What the sign-in page needs to know about single sign-on (GET /api/v0/sign-in/options). */
     async options() {
       const state = await provider.current();
@@ -244,6 +257,7 @@ export function singleSignOnPlugin(sso: SingleSignOn | null) {
             expiresAt: session.expiresAt,
           });
           await setSessionCookie(ctx, { session, user: person });
+          await sso.signedIn(person);
           logger.info(
             {
               userId: person.id,
