@@ -74,6 +74,8 @@ describe("with deploys by people and pipelines", () => {
     const byPerson = rowOf(page, "web");
     await byPerson.getByRole("img", { name: "Person" }).waitFor();
     await byPerson.getByText("Ada Admin").waitFor();
+    // Who exactly: a name anyone may copy, and the email nobody else has.
+    await byPerson.getByText(scenario.stackgate.admin.email, { exact: true }).waitFor();
     await byPerson.getByText("Succeeded").waitFor();
     // The API's success message is Spanish by specification; people read theirs in their language.
     await byPerson.getByText("Redeployed web", { exact: true }).waitFor();
@@ -89,6 +91,7 @@ describe("with deploys by people and pipelines", () => {
     const failed = rowOf(page, "worker");
     await failed.getByRole("img", { name: "API key" }).waitFor();
     await failed.getByText("deploy-web", { exact: true }).waitFor();
+    await failed.getByText(`key of ${scenario.stackgate.admin.email}`, { exact: true }).waitFor();
     await failed.getByText("Failed", { exact: true }).waitFor();
     const message = failed.locator("button[aria-expanded]");
     await expect(message.getAttribute("title")).resolves.toContain(FAILING_DEPLOY_ERROR);

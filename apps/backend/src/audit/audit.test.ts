@@ -233,6 +233,7 @@ describe("sign-ins and ended sessions", () => {
       json: { currentPassword: person.password, newPassword: "another-password-0123" },
     });
     expect(changed.status).toBe(200);
+    // Written in one transaction at one moment, and still listed in the order they happened.
     expect((await newestEntries(2)).map((entry) => [entry.action, entry.detail])).toEqual([
       ["user.sessions-revoked", { name: person.name, count: 1, because: "password-changed" }],
       ["user.password-changed", null],

@@ -27,16 +27,26 @@ export interface Change {
 }
 
 export function createAuditService({ db, clock }: { db: Database; clock: Clock }) {
+  // Ids that sort as they were written within one moment, so a change and its consequences (a
+  // disabling, then the sessions it ended) list in the order they happened, newest first.
+  let lastAt = 0;
+  let sameMoment = 0;
+  const idAt = (at: number) => {
+    sameMoment = at === lastAt ? sameMoment + 1 : 0;
+    lastAt = at;
+    return `${at.toString(36).padStart(9, "0")}${sameMoment.toString(36).padStart(4, "0")}-${randomUUID()}`;
+  };
   return {
     /**
      * Records one change. Pass the transaction the change itself is written in, so that both are
      * written or neither; a change outside our database (Komodo's) is recorded once it succeeded.
      */
     async recordChange({ by, action, target, detail = null }: Change, tx?: Transaction) {
+      const at = clock.now();
       const write = (into: Transaction) =>
         into.insert(auditLog).values({
-          id: randomUUID(),
-          at: new Date(clock.now()),
+          id: idAt(at),
+          at: new Date(at),
           actorId: by.id,
           actor: by.name,
           actorEmail: by.email ?? null,

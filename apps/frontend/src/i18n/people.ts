@@ -81,7 +81,8 @@ export const en = {
   "invite.revokeFailed": "The invitation was not revoked",
 
   "audit.title": "Audit log",
-  "audit.description": "Who changed people, roles, invitations, settings, API keys and stacks, newest first.",
+  "audit.description":
+    "Who signed in, and who changed people, roles, invitations, settings, API keys and stacks, newest first.",
   "audit.loadFailed": "Couldn't load the audit log",
   "audit.empty": "Nothing changed yet",
   "audit.emptyHint": "Changes to people, settings, API keys and stacks appear here.",
@@ -109,6 +110,12 @@ export const en = {
   "auditAction.user.password-changed": "Password changed",
   "auditAction.user.renamed": "Name changed",
   "auditAction.user.role-changed": "Role changed",
+  "auditAction.user.signed-in": "Signed in",
+  "auditAction.user.sign-in-failed": "Sign-in failed",
+  "auditAction.user.sign-in-locked-out": "Sign-in locked after failures",
+  "auditAction.user.password-reset": "Password reset from the command line",
+  "auditAction.user.sessions-revoked": "Sessions ended",
+  "auditAction.user.sso-refused": "Single sign-on refused",
 
   "me.title": "Your account",
   "me.description": "Your name as the history shows it, and your password.",
@@ -264,6 +271,12 @@ export const es = () =>
     "auditAction.user.password-changed": "Contraseña cambiada",
     "auditAction.user.renamed": "Nombre cambiado",
     "auditAction.user.role-changed": "Rol cambiado",
+    "auditAction.user.signed-in": "Inicio de sesión",
+    "auditAction.user.sign-in-failed": "Inicio de sesión fallido",
+    "auditAction.user.sign-in-locked-out": "Inicio de sesión bloqueado tras varios fallos",
+    "auditAction.user.password-reset": "Contraseña restablecida desde la línea de órdenes",
+    "auditAction.user.sessions-revoked": "Sesiones cerradas",
+    "auditAction.user.sso-refused": "Inicio de sesión único rechazado",
 
     "me.title": "Tu cuenta",
     "me.description": "Tu nombre tal como lo muestra el historial, y tu contraseña.",

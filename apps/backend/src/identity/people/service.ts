@@ -110,20 +110,30 @@ export async function isLastActiveAdmin(db: Reader, userId: string): Promise<boo
 }
 
 /**
+ * The one rule about the last active admin: they may not be demoted, disabled or deleted, by an
+ * admin or by single sign-on (PeopleError "conflict"), or nobody could manage Stackgate.
+ */
+async function keepLastActiveAdmin(tx: Reader, person: { id: string; email: string }) {
+  if (await isLastActiveAdmin(tx, person.id))
+    throw new PeopleError("conflict", `${person.email} ${LAST_ADMIN}`);
+}
+
+/**
  * Sets a person's role; `fromSso` marks it as managed by single sign-on (set at every SSO
- * sign-in; false when an admin sets it here). Throws PeopleError "conflict" when this would demote
- * the last active admin. Records nothing: callers record the change in the same transaction.
+ * sign-in; false when an admin sets it here). The last active admin stays one. Records nothing:
+ * callers record the change in the same transaction.
  */
 export async function setRole(
   tx: Transaction,
-  userId: string,
+  person: { id: string; email: string },
   role: Role,
   { fromSso }: { fromSso: boolean },
 ) {
-  if (role !== "admin" && (await isLastActiveAdmin(tx, userId))) {
-    throw new PeopleError("conflict", `This person ${LAST_ADMIN}`);
-  }
-  await tx.update(user).set({ role, roleFromSso: fromSso, updatedAt: new Date() }).where(eq(user.id, userId));
+  if (role !== "admin") await keepLastActiveAdmin(tx, person);
+  await tx
+    .update(user)
+    .set({ role, roleFromSso: fromSso, updatedAt: new Date() })
+    .where(eq(user.id, person.id));
 }
 
 /** Why someone's sessions were ended, as the audit records it. */
@@ -179,8 +189,7 @@ export async function disablePerson(
     detail = {},
   }: { person: { id: string; email: string; name: string }; by: Actor; detail?: Record<string, unknown> },
 ) {
-  if (await isLastActiveAdmin(tx, person.id))
-    throw new PeopleError("conflict", `${person.email} ${LAST_ADMIN}`);
+  await keepLastActiveAdmin(tx, person);
   await tx.update(user).set({ disabled: true, updatedAt: new Date() }).where(eq(user.id, person.id));
   await audit.recordChange(
     { by, action: "user.disabled", target: person.email, detail: { name: person.name, ...detail } },
@@ -333,7 +342,7 @@ export function createPeopleService({
               `${before.email}'s role is managed by single sign-on: change it at the identity provider`,
             );
           }
-          await setRole(tx, id, change.role, { fromSso: false });
+          await setRole(tx, before, change.role, { fromSso: false });
           changes.push({ action: "user.role-changed", detail: { from: before.role, to: change.role } });
         }
         for (const { action, detail } of changes) {
@@ -360,8 +369,7 @@ export function createPeopleService({
       await db.transaction(async (tx) => {
         const before = await findPerson(tx, id);
         if (!before) throw new PeopleError("not-found", `No person has the id '${id}'`);
-        if (await isLastActiveAdmin(tx, id))
-          throw new PeopleError("conflict", `${before.email} ${LAST_ADMIN}`);
+        await keepLastActiveAdmin(tx, before);
         await tx.delete(user).where(eq(user.id, id));
         await audit.recordChange(
           {

@@ -70,12 +70,12 @@ export async function decidePerson({
   /** Sets the role; false when that would demote the last active admin, who keeps theirs. */
   const roleSet = async (
     tx: Transaction,
-    person: { id: string },
+    person: { id: string; email: string },
     role: Role,
     options: { fromSso: boolean },
   ) => {
     try {
-      await setRole(tx, person.id, role, options);
+      await setRole(tx, person, role, options);
       return true;
     } catch (error) {
       if (isLastAdminConflict(error)) return false;

@@ -6,6 +6,7 @@ import { isMessageKey, type PlainMessageKey } from "../../lib/i18n.ts";
 import { AppProviders, type IslandProps } from "../AppProviders.tsx";
 import { LoadOlder } from "../history/LoadOlder.tsx";
 import { useT } from "../I18nProvider.tsx";
+import { ActedBy } from "../ui/ActedBy.tsx";
 import {
   Card,
   EmptyState,
@@ -102,6 +103,9 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
                 <div className="max-w-48 truncate">
                   <bdi>{entry.actor}</bdi>
                 </div>
+                <div className="max-w-48 font-normal">
+                  <ActedBy by={entry.by} via={entry.by.keyId ? "apiKey" : "session"} />
+                </div>
               </Td>
               <Td>
                 <ActionName action={entry.action} />
@@ -143,6 +147,7 @@ function AuditList({ entries }: { entries: AuditEntry[] }) {
               </>
             )}
           </p>
+          <ActedBy by={entry.by} via={entry.by.keyId ? "apiKey" : "session"} />
           <AuditDetail detail={entry.detail} />
         </li>
       ))}

@@ -28,7 +28,7 @@ export function HistoryCompactList({ rows, now }: { rows: HistoryRow[]; now: num
             <span aria-hidden="true" className="text-fg-muted">
               ·
             </span>
-            <ActorName actor={row.actor} via={row.via} />
+            <ActorName actor={row.actor} via={row.via} by={row.by} />
           </div>
           <CompactMessage row={row} />
         </li>

@@ -36,7 +36,7 @@ export function HistoryTable({ rows, now }: { rows: HistoryRow[]; now: number })
                 <ActionLabel action={row.action} />
               </Td>
               <Td>
-                <ActorName actor={row.actor} via={row.via} />
+                <ActorName actor={row.actor} via={row.via} by={row.by} />
               </Td>
               <Td>
                 <RowMessage row={row} />

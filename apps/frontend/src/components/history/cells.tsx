@@ -1,4 +1,5 @@
 import { useT } from "../I18nProvider.tsx";
+import { ActedBy } from "../ui/ActedBy.tsx";
 import { formatDuration, KeyIcon, PersonIcon, RelativeTime, StatusMark } from "../ui/index.ts";
 import { actorDisplayName } from "./filters.ts";
 import type { HistoryRow } from "./rows.ts";
@@ -38,16 +39,22 @@ export function ActionLabel({ action }: { action: HistoryRow["action"] }) {
   return <span title={action}>{labels[action]}</span>;
 }
 
-/** Who acted: a person, or a pipeline through its API key, told apart by the icon (and its name). */
-export function ActorName({ actor, via }: Pick<HistoryRow, "actor" | "via">) {
+/**
+ * Who acted: a person, or a pipeline through its API key, told apart by the icon (and its name),
+ * with the person's (or the key owner's) email under it.
+ */
+export function ActorName({ actor, via, by }: Pick<HistoryRow, "actor" | "via" | "by">) {
   const t = useT();
   const kind = via === "apiKey" ? t("history.via.apiKey") : t("history.via.session");
   const Icon = via === "apiKey" ? KeyIcon : PersonIcon;
   const name = actorDisplayName(actor, via);
   return (
-    <span className="inline-flex min-w-0 max-w-56 items-center gap-1.5" title={`${kind}: ${name}`}>
-      <Icon role="img" aria-hidden={false} aria-label={kind} className="size-3.5 text-fg-muted" />
-      <span className="truncate">{name}</span>
+    <span className="inline-flex min-w-0 max-w-56 flex-col">
+      <span className="inline-flex min-w-0 items-center gap-1.5" title={`${kind}: ${name}`}>
+        <Icon role="img" aria-hidden={false} aria-label={kind} className="size-3.5 shrink-0 text-fg-muted" />
+        <span className="truncate">{name}</span>
+      </span>
+      <ActedBy by={by} via={via} />
     </span>
   );
 }

@@ -11,6 +11,8 @@ export interface HistoryRow {
   action: HistoryEntry["action"];
   actor: string;
   via: HistoryEntry["via"];
+  /** Who exactly acted; absent while the deploy runs. */
+  by?: HistoryEntry["by"];
   /** null while the deploy runs. */
   message: string | null;
   /** When it finished, or when it started for a running deploy. */

@@ -1,5 +1,6 @@
 import { deployResultMessage } from "../../lib/deploy-result.ts";
 import { useT } from "../I18nProvider.tsx";
+import { ActedBy } from "../ui/ActedBy.tsx";
 import { StatusMark } from "../ui/Badge.tsx";
 import { RelativeTime } from "../ui/RelativeTime.tsx";
 import { Table, TableBody, TableContainer, TableHead, Td, Th, Tr } from "../ui/Table.tsx";
@@ -49,6 +50,7 @@ export function DeployHistoryTable({ entries, label }: DeployHistoryTableProps) 
               </Td>
               <Td className="overflow-hidden text-fg-muted">
                 <Actor name={entry.actor} via={entry.via} />
+                <ActedBy by={entry.by} via={entry.via} />
               </Td>
               <MessageTd entry={entry} />
             </Tr>
