@@ -53,5 +53,5 @@ function RowMessage({ row }: { row: HistoryRow }) {
   const t = useT();
   const result = resultOf(row);
   if (!result) return <span className="text-fg-muted">{t("history.inProgress")}</span>;
-  return <MessageCell result={result} className="max-w-xs lg:max-w-sm xl:max-w-xl 2xl:max-w-3xl" />;
+  return <MessageCell result={result} className="max-w-xs lg:max-w-sm xl:max-w-lg 2xl:max-w-3xl" />;
 }
