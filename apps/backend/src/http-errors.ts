@@ -2,6 +2,7 @@ import { ORPCError, ValidationError } from "@orpc/server";
 import { CredentialsInUrlError, CredentialsRejectedError, NoConnectionError } from "./connection/service.ts";
 import { databaseOutage } from "./db/outage.ts";
 import { DeployFailure, type DeployFailureKind } from "./deploy/service.ts";
+import { StackOutOfSight } from "./identity/apikeys/scope.ts";
 import { PeopleError } from "./identity/people/service.ts";
 import { ImagesNotInUseError, UnknownImageError } from "./scans/service.ts";
 import { UpstreamError } from "./upstream/errors.ts";
@@ -65,6 +66,8 @@ export function answerTo(error: unknown): ORPCError<string, unknown> | undefined
     const [code, status] = peopleErrorCodes[error.kind];
     return new ORPCError(code, { status, message: error.message, cause: error });
   }
+  if (error instanceof StackOutOfSight)
+    return new ORPCError("NOT_FOUND", { message: error.message, cause: error });
   if (error instanceof NoConnectionError) {
     return new ORPCError("SERVICE_UNAVAILABLE", { status: 503, message: error.message, cause: error });
   }

@@ -5,7 +5,7 @@ import type { Transaction } from "../db/database.ts";
 import { databaseOutage } from "../db/outage.ts";
 import type { DeployEventBus } from "../events/bus.ts";
 import type { HistoryEntry, HistoryService } from "../history/service.ts";
-import type { StackVisibility } from "../identity/apikeys/scope.ts";
+import { requireVisible, type StackVisibility } from "../identity/apikeys/scope.ts";
 import type { Caller } from "../identity/caller.ts";
 import type { Clock } from "../platform/clock.ts";
 import { type Deadline, deadlineIn } from "../platform/deadline.ts";
@@ -271,6 +271,7 @@ export function createDeployService({
 
   /** Records the run (or finds the earlier run of the same idempotency key) and sets it going. */
   async function open({ stack, action, caller, idempotencyKey }: DeployRequest): Promise<OpenRun> {
+    requireVisible(caller.stacks, stack);
     const run: DeployRun = {
       id: randomUUID(),
       stack,

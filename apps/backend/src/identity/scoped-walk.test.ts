@@ -1,7 +1,9 @@
 import { contract } from "@stackgate/contract";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { deadlineIn } from "../platform/deadline.ts";
 import { openEventStream } from "../testing/event-stream.ts";
 import { startConnectedBackend } from "../testing/harness.ts";
+import { visibilityOf } from "./apikeys/scope.ts";
 
 /**
  * Every procedure an API key may call, walked with a key scoped to `web-*`: none lets it learn of
@@ -182,5 +184,23 @@ describe("a key scoped to web-* never learns of another stack", () => {
       expect(answer.text).not.toContain(HIDDEN);
       expect(answer.text).not.toContain(runs.hidden);
     }
+  });
+});
+
+describe("services that act on one stack", () => {
+  it("refuse a stack outside the visibility they are given, as if it did not exist, before Komodo hears of it", async () => {
+    const { stacks } = world.app.backend.services;
+    const webOnly = visibilityOf({ stacks: ["web-*"] });
+    const before = world.komodo.calls.length;
+    const refusals = await Promise.allSettled([
+      stacks.remove(HIDDEN, webOnly, deadlineIn(1000), { id: null, name: "test" }),
+      stacks.pollForUpdates(HIDDEN, webOnly),
+      stacks.setPollForUpdates(HIDDEN, webOnly, true, { id: null, name: "test" }),
+    ]);
+    for (const refusal of refusals) {
+      expect(refusal.status).toBe("rejected");
+      expect(String((refusal as PromiseRejectedResult).reason)).toContain(`No stack named '${HIDDEN}'`);
+    }
+    expect(world.komodo.calls.length).toBe(before);
   });
 });

@@ -12,15 +12,25 @@ export function stackProcedures(
       stacks: await stacks.list(context.caller.stacks),
     })),
     remove: os.stacks.remove.handler(async ({ context, input }) => {
-      await stacks.remove(input.stack, deadlineIn(deployTimeoutMs), actorOf(context.caller));
+      await stacks.remove(
+        input.stack,
+        context.caller.stacks,
+        deadlineIn(deployTimeoutMs),
+        actorOf(context.caller),
+      );
       return { deleted: true as const, stack: input.stack };
     }),
-    getPollForUpdates: os.stacks.getPollForUpdates.handler(async ({ input }) => ({
+    getPollForUpdates: os.stacks.getPollForUpdates.handler(async ({ input, context }) => ({
       stack: input.stack,
-      enabled: await stacks.pollForUpdates(input.stack),
+      enabled: await stacks.pollForUpdates(input.stack, context.caller.stacks),
     })),
     setPollForUpdates: os.stacks.setPollForUpdates.handler(async ({ context, input }) => {
-      await stacks.setPollForUpdates(input.stack, input.enabled, actorOf(context.caller));
+      await stacks.setPollForUpdates(
+        input.stack,
+        context.caller.stacks,
+        input.enabled,
+        actorOf(context.caller),
+      );
       return { stack: input.stack, enabled: input.enabled };
     }),
   };

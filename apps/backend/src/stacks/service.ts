@@ -1,6 +1,6 @@
 import type { Actor, AuditService } from "../audit/service.ts";
 import type { ConnectionService } from "../connection/service.ts";
-import type { StackVisibility } from "../identity/apikeys/scope.ts";
+import { requireVisible, type StackVisibility } from "../identity/apikeys/scope.ts";
 import type { Deadline } from "../platform/deadline.ts";
 import type { StackLanes } from "../platform/stack-lanes.ts";
 import type { KomodoStackListItem } from "../upstream/komodo-client.ts";
@@ -41,7 +41,8 @@ export function createStackService({
     },
 
     /** Takes a running stack down first, then deletes it in Komodo; waits for the stack's deploys, as they wait for it. */
-    remove(stack: string, deadline: Deadline, by: Actor) {
+    async remove(stack: string, visible: StackVisibility, deadline: Deadline, by: Actor) {
+      requireVisible(visible, stack);
       return lanes.run(stack, async () => {
         const client = connection.requireClient();
         const current = await client.findStack(stack);
@@ -55,12 +56,14 @@ export function createStackService({
     },
 
     /** Komodo's setting as it is now (a stack never configured has it off). */
-    async pollForUpdates(stack: string): Promise<boolean> {
+    async pollForUpdates(stack: string, visible: StackVisibility): Promise<boolean> {
+      requireVisible(visible, stack);
       const found = await connection.requireClient().getStack(stack);
       return found.config?.poll_for_updates ?? false;
     },
 
-    async setPollForUpdates(stack: string, enabled: boolean, by: Actor) {
+    async setPollForUpdates(stack: string, visible: StackVisibility, enabled: boolean, by: Actor) {
+      requireVisible(visible, stack);
       await connection.requireClient().updateStack(stack, { poll_for_updates: enabled });
       await audit.recordChange({
         by,

@@ -56,6 +56,19 @@ export interface StackVisibility {
 
 export const EVERY_STACK: StackVisibility = { admits: () => true, patterns: null };
 
+/** A stack the caller may not see: answered as a stack that does not exist. */
+export class StackOutOfSight extends Error {
+  constructor(stack: string) {
+    super(`No stack named '${stack}'`);
+    this.name = "StackOutOfSight";
+  }
+}
+
+/** For a service about to act on `stack`: refuses a stack outside what the caller may see. */
+export function requireVisible(visible: StackVisibility, stack: string) {
+  if (!visible.admits(stack)) throw new StackOutOfSight(stack);
+}
+
 /** The stacks a key's scope lets it see: every stack when the scope names none. */
 export function visibilityOf(scope: KeyScope | null | undefined): StackVisibility {
   if (!scope?.stacks) return EVERY_STACK;
