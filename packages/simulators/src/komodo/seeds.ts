@@ -20,6 +20,17 @@ export interface StackSeed {
   /** Name of the server the stack runs on. Default "local". */
   server?: string;
   faults?: StackFaults;
+  /**
+   * A stack whose compose files come from a git repository: the commit deployed, and the branch's
+   * head when it is ahead (the next deploy pulls it and deploys it).
+   */
+  repository?: { deployed: Commit; latest?: Commit };
+}
+
+/** A commit as Komodo keeps it for a repository stack: its short hash and its message. */
+export interface Commit {
+  hash: string;
+  message: string;
 }
 
 type AppTemplate = { name: string; services: [service: string, image: string][] };
