@@ -4,7 +4,7 @@ import {
   type HistoryPosition,
   type runSettle,
 } from "@stackgate/contract";
-import { and, desc, eq, exists, gte, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database, Transaction } from "../db/database.ts";
 import { deployChange, deployHistory, deployLog } from "../db/schema.ts";
@@ -117,9 +117,7 @@ function matchesFilters({ stack, actor, via, outcome, image }: HistoryFilters): 
 
 /** The deploys that changed what runs of `image` (deploy_change: `changed`). */
 const changedImage = (image: string): SQL =>
-  exists(
-    sql`select 1 from ${deployChange} where ${deployChange.runId} = ${deployHistory.id} and ${deployChange.image} = ${image} and ${deployChange.changed}`,
-  );
+  sql`exists (select 1 from ${deployChange} where ${deployChange.runId} = ${deployHistory.id} and ${deployChange.image} = ${image} and ${deployChange.changed})`;
 
 /** The query of one history page, newest first (exported so a test can check its plan uses an index). */
 export function selectPage(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cleanUpstreamLabel, cleanUpstreamText, LOG_TEXT_LIMIT } from "./text.ts";
+import { cleanUpstreamLabel, cleanUpstreamText, LOG_TEXT_LIMIT, startAndEnd } from "./text.ts";
 
 /**
  * The shapes of Komodo's answers that Stackgate reads, checked where they arrive. Only the fields
@@ -9,7 +9,10 @@ import { cleanUpstreamLabel, cleanUpstreamText, LOG_TEXT_LIMIT } from "./text.ts
 export function answerSchemas(redact: (text: string) => string) {
   const text = z.string().transform((value) => cleanUpstreamText(value, redact));
   const label = z.string().transform((value) => cleanUpstreamLabel(value, redact));
-  const logText = z.string().transform((value) => cleanUpstreamText(value, redact, LOG_TEXT_LIMIT));
+  // A stage's output keeps its start and its end, where compose prints its error.
+  const logText = z
+    .string()
+    .transform((value) => cleanUpstreamText(value, redact, LOG_TEXT_LIMIT, startAndEnd));
   /** Komodo's timestamps (ms); anything else reads as unknown. */
   const time = z.number().int().nonnegative().nullish().catch(undefined);
 

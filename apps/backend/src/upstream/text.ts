@@ -31,9 +31,14 @@ const keep = (text: string) => text;
  * Multi-line upstream text (a failure reason, a log): keeps tabs and line breaks. `redact` runs
  * before the cut, so that a secret is never left half visible at the end.
  */
-export function cleanUpstreamText(text: string, redact = keep, limit = UPSTREAM_TEXT_LIMIT): string {
-  if (!NEEDS_CLEANING.test(text)) return limitLength(redact(text), limit);
-  return limitLength(redact(stripControls(text.replace(/\r\n?/g, "\n"))), limit);
+export function cleanUpstreamText(
+  text: string,
+  redact = keep,
+  limit = UPSTREAM_TEXT_LIMIT,
+  cut: (text: string, limit: number) => string = limitLength,
+): string {
+  if (!NEEDS_CLEANING.test(text)) return cut(redact(text), limit);
+  return cut(redact(stripControls(text.replace(/\r\n?/g, "\n"))), limit);
 }
 
 /** One-line upstream text (a name, an image, a state): tabs and line breaks become spaces. */
