@@ -564,7 +564,10 @@ export function createDeployService({
             run,
           );
         else failure = undefined;
-        if (run.action !== "pull") findings.after = await readSnapshot(client, run.stack, logger);
+        // What runs now; what ran before is unknown here, but a pull restarts nothing.
+        const now = await readSnapshot(client, run.stack, logger);
+        if (run.action === "pull") findings.before = now;
+        else findings.after = now;
         if (!failure)
           logger.info({ stack: run.stack, action: run.action }, "deploy recovered from Komodo's outcome");
       } catch (error) {

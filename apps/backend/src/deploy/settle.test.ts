@@ -66,6 +66,16 @@ describe("the settle window", () => {
       reason: expect.stringMatching(/^worker restarted \d+ times?$/),
     });
     expect(Date.parse(done.settle.until)).toBeGreaterThan(Date.now() - 10_000);
+    // Counted in the metrics too.
+    const reader = await world.app.request("/api/v0/apikeys", {
+      method: "POST",
+      headers: { cookie: world.cookie },
+      json: { name: "prometheus", scope: { metrics: true, read: [], actions: [] } },
+    });
+    const metrics = await world.app.request("/metrics", { headers: { "x-api-key": reader.json.key } });
+    expect(metrics.text).toContain(
+      'stackgate_deploys_settled_total{action="pull-redeploy",state="unstable"} 1',
+    );
   });
 
   it("names a service that exits with an error, and one that fails its health check", async () => {
