@@ -151,7 +151,8 @@ export const DEMO_DEPLOY_ERROR =
 
 /**
  * About twenty self-hosted stacks across states, some with image updates, one (`outline`) whose
- * deploys fail, and one (`billing`) whose image lives in a private registry so a scan of it fails.
+ * deploys fail, one (`loki`) whose deploys do not stay up, and one (`billing`) whose image lives in
+ * a private registry so a scan of it fails.
  */
 export function demoStacks(): StackSeed[] {
   const services = (name: string, updates: string[] = []): ServiceSeed[] => {
@@ -187,7 +188,8 @@ export function demoStacks(): StackSeed[] {
     },
     { name: "mealie", state: "down", services: services("mealie") },
     { name: "pihole", services: services("pihole") },
-    { name: "loki", state: "unhealthy", services: services("loki") },
+    // Its first service restarts in a loop after any deploy: the demo's unstable deploy.
+    { name: "loki", state: "unhealthy", services: services("loki"), faults: { afterDeploy: "crash-loop" } },
     {
       name: "billing",
       services: [

@@ -166,7 +166,7 @@ describe("Komodo simulator: stacks", () => {
     for (const stack of await listStacks(one)) expect(stack.id).toMatch(/^[0-9a-f]{24}$/);
   });
 
-  it("ships a demo set across states, with updates, a failing deploy and a private image", () => {
+  it("ships a demo set across states, with updates, a failing deploy, an unstable one and a private image", () => {
     const demo = demoStacks();
     expect(demo.length).toBeGreaterThanOrEqual(18);
     const states = new Set(demo.map((seed) => seed.state ?? "running"));
@@ -174,6 +174,7 @@ describe("Komodo simulator: stacks", () => {
       expect(states).toContain(state);
     expect(demo.some((seed) => seed.services?.some((service) => service.updateAvailable))).toBe(true);
     expect(demo.filter((seed) => seed.faults?.failWith)).toHaveLength(1);
+    expect(demo.filter((seed) => seed.faults?.afterDeploy === "crash-loop").map((seed) => seed.name)).toEqual(["loki"]);
     expect(
       demo.flatMap((seed) => seed.services ?? []).some((service) => service.image.includes("private")),
     ).toBe(true);
