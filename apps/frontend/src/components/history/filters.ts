@@ -1,7 +1,8 @@
+// First: zod must be told not to probe for eval before any schema module runs (the page's CSP forbids it).
+import "../../lib/zod-without-eval.ts";
 import type { finishedRun } from "@stackgate/contract";
 import { type HistoryFilters, type historyEntry, historyFilters } from "@stackgate/contract/history.ts";
 import type { z } from "zod";
-import "../../lib/zod-without-eval.ts";
 
 export type HistoryEntry = z.infer<typeof historyEntry>;
 export type FinishedRun = z.infer<typeof finishedRun>;
