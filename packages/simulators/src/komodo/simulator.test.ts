@@ -174,7 +174,9 @@ describe("Komodo simulator: stacks", () => {
       expect(states).toContain(state);
     expect(demo.some((seed) => seed.services?.some((service) => service.updateAvailable))).toBe(true);
     expect(demo.filter((seed) => seed.faults?.failWith)).toHaveLength(1);
-    expect(demo.filter((seed) => seed.faults?.afterDeploy === "crash-loop").map((seed) => seed.name)).toEqual(["loki"]);
+    expect(demo.filter((seed) => seed.faults?.afterDeploy === "crash-loop").map((seed) => seed.name)).toEqual(
+      ["loki"],
+    );
     expect(
       demo.flatMap((seed) => seed.services ?? []).some((service) => service.image.includes("private")),
     ).toBe(true);
