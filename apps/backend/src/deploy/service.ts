@@ -229,13 +229,22 @@ export function createDeployService({
     return { state: "watching", reason: null, until: new Date(finishedAt.getTime() + seconds * 1000) };
   }
 
-  /** Watches a finished run's services until its window ends, then records and announces how it ended. */
-  function watchSettle(run: FinishedRun, before: StackSnapshot | null, after: StackSnapshot | null) {
+  /**
+   * Watches a finished run's services until its window ends, then records and announces how it
+   * ended. `before` is what ran before the deploy, as read then (its containers tell the deploy's
+   * apart) or, for a window resumed after a restart, as its changes recorded it (digests only).
+   */
+  function watchSettle(
+    run: FinishedRun,
+    before: StackSnapshot | null,
+    after: StackSnapshot | null,
+    { resumed = false } = {},
+  ) {
     if (!settleWatch || run.settle?.state !== "watching" || !run.settle.until) return;
     let seen = after;
     settleWatch.watch({
       stack: run.stack,
-      before: before?.services ?? null,
+      before: resumed ? null : (before?.services ?? null),
       startedAt: run.startedAt.getTime(),
       until: run.settle.until.getTime(),
       onRead: (services) => {
@@ -326,7 +335,7 @@ export function createDeployService({
     async resumeSettleWindows() {
       for (const entry of await history.adoptOpenWindows(cluster.isGone)) {
         const changes = (await history.changesOf([entry.id])).get(entry.id) ?? [];
-        watchSettle(runOf(entry, changes), null, null);
+        watchSettle(runOf(entry, changes), snapshotBefore(changes), null, { resumed: true });
       }
     },
 
@@ -579,6 +588,22 @@ export function createDeployService({
     return conclude(run, failure, findings, 0, ` (${RECOVERED})`);
   }
 }
+
+/** What ran before a deploy, as its recorded changes tell it: the digests, not the containers. */
+const snapshotBefore = (changes: ServiceChange[]): StackSnapshot | null =>
+  changes.length === 0
+    ? null
+    : {
+        commit: null,
+        services: changes.map(({ service, image, from }) => ({
+          service,
+          image,
+          digest: from,
+          state: null,
+          status: null,
+          createdAt: null,
+        })),
+      };
 
 /** A history row's run as it started. */
 const startedRunOf = (entry: HistoryEntry): DeployRun => ({

@@ -171,6 +171,14 @@ describe("a restart of the backend", () => {
           { timeout: 10_000 },
         )
         .toBe("unstable");
+      // What ran before the deploy is still known: only what runs after was read again.
+      const { run } = (
+        await again.request(`/api/v0/deploy/runs/${entry.id}`, { headers: { "x-api-key": key } })
+      ).json;
+      expect(run.changes).toEqual([
+        expect.objectContaining({ service: "worker", from: expect.stringMatching(/^sha256:/) }),
+      ]);
+      expect(run.changes).toEqual(entry.changes);
     } finally {
       await again.close();
     }
