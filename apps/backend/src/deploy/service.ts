@@ -192,13 +192,17 @@ export function createDeployService({
     if (fresh.length > 0) events.log(run.id, run.stack, fresh);
   }
 
-  /** What ran before, Komodo's steps, and what runs after (not after a pull, which restarts nothing). */
+  /**
+   * What ran before, Komodo's steps, and what runs after. A pull restarts nothing: what runs is read
+   * once, while it pulls, and is both its before and its after.
+   */
   async function attempt(run: DeployRun, deadline: Deadline, findings: Findings) {
     const { action, stack } = run;
     if (shutdown.signal.aborted) throw interrupted(action, stack);
     const updates: string[] = [];
     const client = connection.requireClient();
-    findings.before = await readSnapshot(client, stack, logger);
+    const reading = readSnapshot(client, stack, logger);
+    if (action !== "pull") findings.before = await reading;
     try {
       await plans[action](client, {
         stack,
@@ -216,8 +220,8 @@ export function createDeployService({
         onCompleted: (type, update) => logStages(run, findings, type, update),
       });
     } finally {
-      if (action !== "pull" && !shutdown.signal.aborted)
-        findings.after = await readSnapshot(client, stack, logger);
+      if (action === "pull") findings.before = await reading;
+      else if (!shutdown.signal.aborted) findings.after = await readSnapshot(client, stack, logger);
     }
   }
 

@@ -6,7 +6,16 @@ import type { SimService, SimStack } from "./stacks.ts";
 export const CRASH_LOOP_EVERY_MS = 2000;
 export const EXITS_AFTER_MS = 1000;
 
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+/** Hashes already computed: every listing of 200 stacks would hash each image and container again. */
+const hashes = new Map<string, string>();
+function sha256(text: string): string {
+  let hash = hashes.get(text);
+  if (hash === undefined) {
+    hash = createHash("sha256").update(text).digest("hex");
+    hashes.set(text, hash);
+  }
+  return hash;
+}
 
 /** The repository of an image reference: without its tag (`ghcr.io/acme/web:1.4` → `ghcr.io/acme/web`). */
 export function repositoryOf(image: string): string {
