@@ -51,6 +51,8 @@ interface Scores {
   totalBlockingMs: number;
   interactiveMs: number;
   warnings: string[];
+  /** False when Lighthouse gave up on the page (its figures are then missing). */
+  finished: boolean;
 }
 
 async function audit(path: string, signedIn: boolean, form: "mobile" | "desktop"): Promise<Scores> {
@@ -88,6 +90,7 @@ async function audit(path: string, signedIn: boolean, form: "mobile" | "desktop"
       ...(result.lhr.runtimeError ? [`error: ${result.lhr.runtimeError.message}`] : []),
       ...result.lhr.runWarnings,
     ],
+    finished: !result.lhr.runtimeError,
   };
 }
 
@@ -144,7 +147,12 @@ if (bigInstall) {
   console.log("----------|-----|-------------|----------|-------------|--------------|---------");
   let misses = 0;
   /** One line of the table: a run's figures (`run` its number) or their medians (`med`). */
-  const row = (name: string, run: string, scores: Omit<Scores, "warnings">, warnings?: string[]) => {
+  const row = (
+    name: string,
+    run: string,
+    scores: Omit<Scores, "warnings" | "finished">,
+    warnings?: string[],
+  ) => {
     const ok = { performance: scores.performance >= 90, blocking: scores.totalBlockingMs <= 200 };
     const line = `${name.padEnd(9)} | ${run.padStart(3)} | ${`${scores.performance}${mark(ok.performance)}`.padStart(11)} | ${`${Math.round(scores.totalBlockingMs)} ms${mark(ok.blocking)}`.padStart(8)} | ${`${(scores.interactiveMs / 1000).toFixed(1)} s`.padStart(11)} | ${scores.cls.toFixed(3).padStart(12)} |`;
     console.log(warnings ? `${line} ${warnings.length === 0 ? "none" : warnings.join(" / ")}` : line);
@@ -160,7 +168,8 @@ if (bigInstall) {
     const measured: Scores[] = [];
     for (let run = 1; run <= runs; run += 1) {
       const scores = await audit(path, signedIn, "mobile");
-      measured.push(scores);
+      // A run Lighthouse could not finish (NO_NAVSTART under load) has no figures for the medians.
+      if (scores.finished) measured.push(scores);
       const missed = row(name, String(run), scores, scores.warnings);
       // The floor is not a page of ours: its misses say what the machine allows, not what to mend.
       if (page !== blank) misses += missed;
