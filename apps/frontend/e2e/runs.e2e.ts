@@ -161,7 +161,7 @@ describe("what went out", () => {
     await page.getByText("No change", { exact: true }).waitFor();
     await page.getByText("Every service runs the same image as before.").waitFor();
     // Watched for SETTLE_SECONDS after it succeeded: the time left ticks, then the verdict arrives.
-    const watching = settleOf(page).getByText(/^Watching its services: 0:0\d left$/);
+    const watching = settleOf(page).getByText(/^0:0\d left$/);
     if ((await runOf(docsRun)).settle?.state === "watching") await watching.waitFor();
     await settleOf(page)
       .getByText(`Stable: its services stayed up for 0:0${SETTLE_SECONDS}`)
@@ -387,7 +387,10 @@ describe("in Spanish", () => {
       for (const theme of ["light", "dark"] as const) {
         const page = await openRun(webRun, { lang: "es", viewport, theme });
         await page.getByRole("heading", { level: 1, name: "Descarga y redespliegue de web" }).waitFor();
-        await page.getByRole("region", { name: "Qué ha cambiado" }).getByText("Cambiado").waitFor();
+        await page
+          .getByRole("region", { name: "Qué ha cambiado" })
+          .getByText("Cambiado", { exact: true })
+          .waitFor();
         await page
           .getByRole("region", { name: "¿Se ha mantenido en pie?" })
           .getByText(/^Estable/)

@@ -66,8 +66,9 @@ export const en = {
 
   "runs.settle.title": "Did it stay up?",
   "runs.settle.pending": "Its services are watched once the deploy has succeeded.",
-  "runs.settle.watching": "Watching its services: {left} left",
-  "runs.settle.watchingDue": "Watching its services; the verdict is due any moment",
+  "runs.settle.watching": "Watching its services",
+  "runs.settle.left": "{left} left",
+  "runs.settle.due": "the verdict is due any moment",
   "runs.settle.stable": "Stable: its services stayed up",
   "runs.settle.stableFor": "Stable: its services stayed up for {duration}",
   "runs.settle.unstable": "Unstable: {reason}",
@@ -77,9 +78,6 @@ export const en = {
   "runs.settle.skipped": "Not watched: {reason}",
   "runs.settle.notRecorded": "Not recorded: this deploy ran before Stackgate watched deploys",
   "runs.settle.watchingMark": "Watching",
-  "runs.settle.stableMark": "Stable",
-  "runs.settle.unstableMark": "Unstable",
-  "runs.settle.skippedMark": "Not watched",
 
   "runs.stages.title": "Steps and their output",
   "runs.stages.none": "Komodo recorded no output for this run.",
@@ -165,8 +163,9 @@ export const es = () =>
 
     "runs.settle.title": "¿Se ha mantenido en pie?",
     "runs.settle.pending": "Sus servicios se vigilan en cuanto el despliegue termine bien.",
-    "runs.settle.watching": "Vigilando sus servicios: quedan {left}",
-    "runs.settle.watchingDue": "Vigilando sus servicios; el veredicto llega en cualquier momento",
+    "runs.settle.watching": "Vigilando sus servicios",
+    "runs.settle.left": "quedan {left}",
+    "runs.settle.due": "el veredicto llega en cualquier momento",
     "runs.settle.stable": "Estable: sus servicios se han mantenido en pie",
     "runs.settle.stableFor": "Estable: sus servicios se han mantenido en pie durante {duration}",
     "runs.settle.unstable": "Inestable: {reason}",
@@ -177,9 +176,6 @@ export const es = () =>
     "runs.settle.notRecorded":
       "Sin registrar: este despliegue es anterior a la vigilancia de despliegues de Stackgate",
     "runs.settle.watchingMark": "En observación",
-    "runs.settle.stableMark": "Estable",
-    "runs.settle.unstableMark": "Inestable",
-    "runs.settle.skippedMark": "Sin vigilar",
 
     "runs.stages.title": "Pasos y su salida",
     "runs.stages.none": "Komodo no registró ninguna salida en esta ejecución.",

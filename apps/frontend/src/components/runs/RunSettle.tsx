@@ -10,10 +10,12 @@ import type { FinishedRun } from "./run-model.ts";
 
 interface Verdict {
   tone: Tone;
+  /** What it says, read out when it changes. */
   text: string;
+  /** While watched: the time left, shown beside it but not read out at every tick. */
+  left?: string;
   /** The moment the watch ends or ended, shown under the verdict. */
   until?: Date;
-  live?: boolean;
 }
 
 /**
@@ -28,10 +30,6 @@ export function RunSettle({ run }: { run: RunStatus }) {
   const { dot, text } = toneClasses[verdict.tone];
   return (
     <Card title={t("runs.settle.title")}>
-      {/* The verdict may arrive while the page is open: read politely, without the ticking time left. */}
-      <p role="status" className="sr-only">
-        {verdict.live ? t("runs.settle.watchingMark") : verdict.text}
-      </p>
       <div className="flex flex-col gap-1 text-sm">
         <p className="flex items-start gap-2">
           <span
@@ -39,11 +37,20 @@ export function RunSettle({ run }: { run: RunStatus }) {
             className={cx(
               "mt-1.5 size-2 shrink-0 rounded-full",
               dot,
-              verdict.live && "motion-safe:animate-pulse-dot",
+              verdict.left !== undefined && "motion-safe:animate-pulse-dot",
             )}
           />
-          <span className={cx("min-w-0 break-words font-medium tabular-nums", text)}>
-            <bdi>{verdict.text}</bdi>
+          <span className={cx("min-w-0 break-words font-medium", text)}>
+            {/* The verdict may arrive while the page is open: read politely. */}
+            <span role="status">
+              <bdi>{verdict.text}</bdi>
+            </span>
+            {verdict.left !== undefined && (
+              <>
+                <span aria-hidden="true"> · </span>
+                <span className="tabular-nums">{verdict.left}</span>
+              </>
+            )}
           </span>
         </p>
         {verdict.until && (
@@ -72,10 +79,9 @@ function verdictOf(run: RunStatus, now: number, t: Translate): Verdict {
       const left = until ? until.getTime() - now : 0;
       return {
         tone: "progress",
-        live: true,
         until,
-        text:
-          left > 0 ? t("runs.settle.watching", { left: formatDuration(left) }) : t("runs.settle.watchingDue"),
+        text: t("runs.settle.watching"),
+        left: left > 0 ? t("runs.settle.left", { left: formatDuration(left) }) : t("runs.settle.due"),
       };
     }
     case "stable":

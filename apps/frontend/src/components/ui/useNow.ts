@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+import { useCallback, useSyncExternalStore } from "react";
 
 interface Clock {
   now: number;
@@ -39,8 +39,13 @@ function subscribe(intervalMs: number, listener: () => void): () => void {
 
 /** The current time, updated every `intervalMs` while the component is mounted (for live durations). */
 export function useNow(intervalMs = 1_000): number {
+  // The same function while the interval stays: a new one would resubscribe on every render.
+  const subscribeToClock = useCallback(
+    (listener: () => void) => subscribe(intervalMs, listener),
+    [intervalMs],
+  );
   return useSyncExternalStore(
-    (listener) => subscribe(intervalMs, listener),
+    subscribeToClock,
     () => clockFor(intervalMs).now,
     // The server renders each page at its own moment; it keeps no clock.
     () => (typeof window === "undefined" ? Date.now() : clockFor(intervalMs).now),
