@@ -25,7 +25,8 @@ beforeAll(async () => {
       ],
     },
     // Long enough for a three-step deploy on a loaded machine (1 s was not, once), short enough to wait for.
-    env: { DEPLOY_TIMEOUT_SECONDS: "3", UPSTREAM_TIMEOUT_SECONDS: "2" },
+    // No settle window: its reads would reach Komodo during later tests (settle.test.ts covers it).
+    env: { DEPLOY_TIMEOUT_SECONDS: "3", UPSTREAM_TIMEOUT_SECONDS: "2", SETTLE_SECONDS: "0" },
     keyName: "release-pipeline",
   }));
 });

@@ -107,6 +107,24 @@ const walks: Record<string, () => Promise<Answer[]>> = {
     expect(visible.json.run.stack).toBe(VISIBLE);
     return [visible];
   },
+  "deploy.getRunLogs": async () => {
+    const hidden = await asScoped(`/api/v0/deploy/runs/${runs.hidden}/logs`);
+    const absent = await asScoped("/api/v0/deploy/runs/no-such-run/logs");
+    expect(hidden.status).toBe(404);
+    expect(hidden).toMatchObject(asIfAbsent(absent, "no-such-run", runs.hidden));
+    const visible = await asScoped(`/api/v0/deploy/runs/${runs.visible}/logs`);
+    expect(visible.json.stages.length).toBeGreaterThan(0);
+    return [visible];
+  },
+  "stacks.services": async () => {
+    const hidden = await asScoped(`/api/v0/stacks/${HIDDEN}/services`);
+    const absent = await asScoped("/api/v0/stacks/no-such/services");
+    expect(hidden.status).toBe(404);
+    expect(hidden).toMatchObject(asIfAbsent(absent, "no-such", HIDDEN));
+    const visible = await asScoped(`/api/v0/stacks/${VISIBLE}/services`);
+    expect(visible.json.services.map((service: { service: string }) => service.service)).toEqual(["web"]);
+    return [visible];
+  },
   "deploy.events": async () => {
     const stream = await openEventStream(`${world.app.url}/api/v0/deploy/events`, { "x-api-key": scopedKey });
     try {
@@ -116,7 +134,8 @@ const walks: Record<string, () => Promise<Answer[]>> = {
       await deployAndWait(VISIBLE);
       const seen = [await stream.next()];
       while (seen.at(-1).type !== "finished") seen.push(await stream.next());
-      expect(new Set(seen.map((event) => event.run.stack))).toEqual(new Set([VISIBLE]));
+      // A log event names its stack; the others carry their run.
+      expect(new Set(seen.map((event) => event.run?.stack ?? event.stack))).toEqual(new Set([VISIBLE]));
       return [{ status: stream.response.status, text: stream.rawChunks.join("") }];
     } finally {
       stream.close();

@@ -143,7 +143,15 @@ describe("triggers", () => {
   });
 
   it("a sweep asked for during a round joins it instead of running twice", async () => {
-    await bench.app.backend.services.scans.sweepNow();
+    // What one round asks of Komodo, once Komodo answers again after the previous test's outage.
+    await vi.waitFor(
+      async () => {
+        bench.komodo.clearCalls();
+        await bench.app.backend.services.scans.sweepNow();
+        expect(bench.komodo.calls.length).toBeGreaterThan(0);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     const oneRound = bench.komodo.calls.length;
     bench.komodo.clearCalls();
     await bench.komodo.faults.set({ latencyMs: 100 });
@@ -151,7 +159,10 @@ describe("triggers", () => {
     const scans = bench.app.backend.services.scans;
     const rounds = [scans.sweepNow(), scans.sweepNow()];
     // The round is under way once its first call has reached Komodo (which answers 100 ms later).
-    await vi.waitFor(() => expect(bench.komodo.calls.length).toBeGreaterThan(0), { interval: 2 });
+    await vi.waitFor(() => expect(bench.komodo.calls.length).toBeGreaterThan(0), {
+      interval: 2,
+      timeout: 10_000,
+    });
     rounds.push(scans.sweepNow());
     await Promise.all(rounds);
 
