@@ -9,7 +9,7 @@ import { defineConfig } from "vitest/config";
 function backendTestsThatStore() {
   const root = "apps/backend/src";
   const usesDatabase =
-    /startTestBackend|startConnectedBackend|startScanBench|openTestDatabase|openDatabaseOfDataDir/;
+    /startTestBackend|startConnectedBackend|startScanBench|openTestDatabase|openDatabaseOfDataDir|openCluster/;
   return readdirSync(root, { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".test.ts"))
     .map((file) => join(root, file))

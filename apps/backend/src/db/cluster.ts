@@ -69,12 +69,29 @@ const LEADERSHIP_RETRY_MS = 2000;
 const RECONNECT_MS = 1000;
 const RELEASED = "cluster.released";
 
+/**
+ * One query at a time on a connection: the locks and the notifications share it, and `pg` refuses
+ * (from 9 on; 8 warns) a query sent while another is under way.
+ */
+function oneAtATime(connection: pg.Client) {
+  let last: Promise<unknown> = Promise.resolve();
+  return <Row extends pg.QueryResultRow>(text: string, values?: unknown[]) => {
+    const result = last.then(() => connection.query<Row>(text, values));
+    last = result.catch(() => {});
+    return result;
+  };
+}
+
+type Query = ReturnType<typeof oneAtATime>;
+
 async function postgresCluster(url: string, logger: Logger): Promise<Cluster> {
   const self = randomUUID();
   const listeners = new Map<string, Set<(body: unknown) => void>>();
   const waiting = new Set<() => void>();
-  let client: pg.Client | undefined;
-  let connecting: Promise<pg.Client> | undefined;
+  /** The open connection's queries (compared by identity: a new connection has a new one). */
+  let client: Query | undefined;
+  let connecting: Promise<Query> | undefined;
+  let ending: (() => Promise<void>) | undefined;
   let leading = false;
   const leadListeners = new Set<() => void>();
   let closed = false;
@@ -84,12 +101,13 @@ async function postgresCluster(url: string, logger: Logger): Promise<Cluster> {
     for (const wake of waiting) wake();
   };
 
-  function connect(): Promise<pg.Client> {
+  function connect(): Promise<Query> {
     connecting ??= (async () => {
       const next = new pg.Client({ connectionString: url, application_name: "stackgate-cluster" });
+      const query = oneAtATime(next);
       next.on("error", () => {});
       next.on("end", () => {
-        if (client === next) {
+        if (client === query) {
           client = undefined;
           connecting = undefined;
           if (leading) logger.warn("this backend stopped leading: its database connection ended");
@@ -112,24 +130,25 @@ async function postgresCluster(url: string, logger: Logger): Promise<Cluster> {
       });
       try {
         await next.connect();
-        await next.query(`LISTEN ${CHANNEL}`);
-        await next.query("SELECT pg_advisory_lock($1, hashtext($2))", [RUNNERS, self]);
+        await query(`LISTEN ${CHANNEL}`);
+        await query("SELECT pg_advisory_lock($1, hashtext($2))", [RUNNERS, self]);
       } catch (error) {
         connecting = undefined;
         void next.end().catch(() => {});
         if (!closed) setTimeout(() => void connect().catch(() => {}), RECONNECT_MS).unref();
         throw error;
       }
-      client = next;
-      return next;
+      client = query;
+      ending = () => next.end();
+      return query;
     })();
     return connecting;
   }
 
   /** Takes an advisory lock on this backend's own connection if it is free; reentrant, as PostgreSQL's are. */
   async function tryLock(space: number, key: string): Promise<boolean> {
-    const connection = await connect();
-    const { rows } = await connection.query("SELECT pg_try_advisory_lock($1, hashtext($2)) AS held", [
+    const query = await connect();
+    const { rows } = await query<{ held: boolean }>("SELECT pg_try_advisory_lock($1, hashtext($2)) AS held", [
       space,
       key,
     ]);
@@ -143,7 +162,7 @@ async function postgresCluster(url: string, logger: Logger): Promise<Cluster> {
       return;
     }
     connect()
-      .then((connection) => connection.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]))
+      .then((query) => query("SELECT pg_notify($1, $2)", [CHANNEL, payload]))
       .catch((error: unknown) =>
         logger.warn({ err: error, topic }, "a message for the other backends was not sent"),
       );
@@ -173,7 +192,7 @@ async function postgresCluster(url: string, logger: Logger): Promise<Cluster> {
       if (id === null) return true;
       if (id === self) return false;
       if (!(await tryLock(RUNNERS, id))) return false;
-      await client?.query("SELECT pg_advisory_unlock($1, hashtext($2))", [RUNNERS, id]);
+      await client?.("SELECT pg_advisory_unlock($1, hashtext($2))", [RUNNERS, id]);
       return true;
     },
     publish,
@@ -202,10 +221,11 @@ async function postgresCluster(url: string, logger: Logger): Promise<Cluster> {
       } finally {
         // On a connection that ended meanwhile the lock is already gone.
         if (holder && holder === client) {
-          await holder.query("SELECT pg_advisory_unlock($1, hashtext($2))", [LOCKS, key]).catch(() => {});
-          holder
-            .query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ from: self, topic: RELEASED })])
-            .catch(() => {});
+          await holder("SELECT pg_advisory_unlock($1, hashtext($2))", [LOCKS, key]).catch(() => {});
+          holder("SELECT pg_notify($1, $2)", [
+            CHANNEL,
+            JSON.stringify({ from: self, topic: RELEASED }),
+          ]).catch(() => {});
         }
       }
     },
@@ -218,9 +238,8 @@ async function postgresCluster(url: string, logger: Logger): Promise<Cluster> {
       closed = true;
       clearTimeout(leadershipTimer);
       wakeWaiters();
-      const connection = client;
       client = undefined;
-      await connection?.end().catch(() => {});
+      await ending?.().catch(() => {});
     },
   };
 }
