@@ -150,7 +150,8 @@ describe("bulk actions at 200 stacks", () => {
       .click();
 
     const panel = page.getByRole("region", { name: `Pulling ${shown} stacks` });
-    const running = panel.getByRole("list", { name: "Each stack" }).getByText("Running");
+    // A stack being deployed reads as its row does: the action's word and its clock.
+    const running = panel.getByRole("list", { name: "Each stack" }).getByText("Pulling", { exact: true });
     await running.first().waitFor();
     // Never more than the chosen two at once.
     for (let look = 0; look < 5; look += 1) {
@@ -194,9 +195,14 @@ describe("bulk actions at 200 stacks", () => {
       .click();
     await page
       .getByRole("region", { name: `Redeploying ${shown} stacks` })
-      .getByText("Running")
+      .getByText("Redeploying", { exact: true })
+      .first()
       .waitFor();
-    await page.goto(`${world().stackgate.baseUrl}/history`);
+    // Leaving by a link asks first, saying the ones waiting would be cancelled.
+    await page.getByRole("navigation").getByRole("link", { name: "History", exact: true }).first().click();
+    const leave = page.getByRole("dialog", { name: "Leave this page?" });
+    await leave.getByRole("button", { name: "Leave and cancel them" }).click();
+    await page.waitForURL(/\/history$/);
     // The one sent finishes in Komodo and is recorded; none of the others was ever sent.
     await expect
       .poll(async () => (await historyOf("redeploy")).filter((e) => e.stack.startsWith("jellyfin")).length, {

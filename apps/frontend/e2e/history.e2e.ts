@@ -16,7 +16,11 @@ let browser: TestBrowser;
 let pipelineKey: string;
 
 beforeAll(async () => {
-  [scenario, browser] = await Promise.all([startScenario(), startBrowser()]);
+  [scenario, browser] = await Promise.all([
+    // Succeeded, not watched: the settle window's marks have their own tests (runs.e2e.ts).
+    startScenario({ backendEnv: { SETTLE_SECONDS: "0" } }),
+    startBrowser(),
+  ]);
   await connectKomodo(scenario.stackgate, scenario.komodo);
   pipelineKey = await createApiKey(scenario.stackgate, "deploy-web");
 });

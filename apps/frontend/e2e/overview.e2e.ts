@@ -68,7 +68,7 @@ test("shows the 30-day success rate and a per-day chart of successes and failure
 
 test("lists recent failures with Komodo's reason and links to the history", async () => {
   const page = await world().openSignedIn("/");
-  const failures = page.getByRole("region", { name: "Recent failures" });
+  const failures = page.getByRole("region", { name: "Recent problems" });
   const outline = failures.getByRole("listitem").filter({ hasText: "outline" });
   await outline.waitFor();
   await expect(outline.textContent()).resolves.toContain(DEMO_DEPLOY_ERROR);
@@ -107,8 +107,8 @@ test("each block stands alone: without Komodo the stack counters say so, the his
     expect(await page.getByRole("link", { name: "Connect" }).first().getAttribute("href")).toBe("/settings");
     await page.getByRole("img", { name: /Deploys per day/ }).waitFor();
     await page
-      .getByRole("region", { name: "Recent failures" })
-      .getByRole("link", { name: "outline" })
+      .getByRole("region", { name: "Recent problems" })
+      .getByRole("link", { name: "outline", exact: true })
       .waitFor();
     await saveScreenshot(page, "overview-no-connection", "light");
   } finally {
@@ -159,7 +159,7 @@ test("shows its dates, times and rates, and a stack's page its history, without 
 
   await page.goto(`${baseUrl}/`);
   await hydrated(page);
-  await page.getByRole("region", { name: "Recent failures" }).locator("time").first().waitFor();
+  await page.getByRole("region", { name: "Recent problems" }).locator("time").first().waitFor();
   await page.getByRole("img", { name: /Deploys per day/ }).waitFor();
   await page
     .getByRole("region", { name: "Deploys" })

@@ -267,7 +267,7 @@ describe("a deploy that does not stay up", () => {
     await stack.getByText("Deploy unstable", { exact: true }).waitFor();
 
     const overview = await world().openSignedIn("/");
-    await overview.getByRole("region", { name: "Deploys" }).getByText("Unstable").waitFor();
+    await overview.getByRole("region", { name: "Deploys" }).getByText("Unstable").first().waitFor();
     const problems = overview.getByRole("region", { name: "Recent problems" });
     await problems.getByRole("link", { name: /^Unstable: the redeploy of crashy/ }).waitFor();
     await problems.getByText(run.settle!.reason!).waitFor();

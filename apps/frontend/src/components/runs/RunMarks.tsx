@@ -56,7 +56,7 @@ export function OutcomeLink({
         when: relativeTime(lang, at, Math.max(now, at.getTime())),
       })}
       title={outcome === "watching" ? t("runs.outcome.watching") : undefined}
-      className="inline-flex max-w-full rounded-sm underline-offset-2 hover:underline"
+      className="inline-flex min-h-6 max-w-full items-center rounded-sm underline-offset-2 hover:underline"
     >
       <StatusMark tone={OUTCOME_TONES[outcome]} label={label} live={outcome === "running"} />
     </a>

@@ -23,7 +23,7 @@ export function TableContainer({
     <div
       ref={scrollable.ref}
       {...scrollable.props}
-      className={cx("scroll-pt-8 overflow-auto rounded-lg border border-line bg-surface", className)}
+      className={cx("relative scroll-pt-8 overflow-auto rounded-lg border border-line bg-surface", className)}
     >
       {children}
     </div>
