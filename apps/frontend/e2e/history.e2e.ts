@@ -88,7 +88,7 @@ describe("with deploys by people and pipelines", () => {
         .getByText(/Acción/)
         .count(),
     ).resolves.toBe(0);
-    await expect(byPerson.getByRole("link", { name: "web" }).getAttribute("href")).resolves.toBe(
+    await expect(byPerson.getByRole("link", { name: "web", exact: true }).getAttribute("href")).resolves.toBe(
       "/stacks/web",
     );
 
