@@ -5,23 +5,18 @@ import type { Transaction } from "../db/database.ts";
 import { databaseOutage } from "../db/outage.ts";
 import type { DeployEventBus } from "../events/bus.ts";
 import type { HistoryEntry, HistoryService } from "../history/service.ts";
-import { requireVisible, type StackVisibility } from "../identity/apikeys/scope.ts";
+import { type RunVisibility, requireVisible } from "../identity/apikeys/scope.ts";
 import type { Caller } from "../identity/caller.ts";
 import type { Clock } from "../platform/clock.ts";
 import { type Deadline, deadlineIn } from "../platform/deadline.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { StackLanes } from "../platform/stack-lanes.ts";
 import { type KomodoClient, UpstreamError } from "../upstream/komodo-client.ts";
-import type { DeployRun, DeployRunStatus, DeployStep, FinishedRun } from "./run.ts";
+import type { DeployFailureKind, DeployRun, DeployRunStatus, DeployStep, FinishedRun } from "./run.ts";
 import { IdempotencyKeyReused, type RunStore, requestHash, UnknownRunError } from "./runs.ts";
 
 export type DeployAction = "pull" | "redeploy" | "pull-redeploy";
-
-/**
- * Why a deploy did not succeed: Komodo refused or failed it, it could not be started or finished
- * (no connection, no history, Stackgate stopping), Komodo did not finish it in time, or a bug.
- */
-export type DeployFailureKind = "komodo-failed" | "unavailable" | "timed-out" | "unexpected";
+export type { DeployFailureKind };
 
 /** A deploy that did not succeed; the API's one error mapping (http-errors.ts) answers it. */
 export class DeployFailure extends Error {
@@ -114,6 +109,8 @@ export interface DeployRequest {
 interface OpenRun {
   run: DeployRun;
   outcome: () => Promise<DeployAnswer>;
+  /** An earlier request with the same idempotency key started it. */
+  replayed?: true;
 }
 
 /**
@@ -171,7 +168,14 @@ export function createDeployService({
       events.started({ ...run, step });
     };
     try {
-      await plans[action](connection.requireClient(), {
+      const client = connection.requireClient();
+      if (!(await client.findStack(stack)))
+        throw new DeployFailure(
+          "unknown-stack",
+          `Komodo has no stack named '${stack}': nothing was deployed. Check the name on the Stacks page (or with 'stackgate stacks')`,
+          { stack, action },
+        );
+      await plans[action](client, {
         stack,
         action,
         deadline,
@@ -209,16 +213,17 @@ export function createDeployService({
     /**
      * Records the run and starts it without waiting for its end (`Prefer: respond-async`); it goes
      * on exactly as a synchronous one (history, events, alert, metrics, shutdown). With an
-     * idempotency key already used for the same request, the earlier run instead.
+     * idempotency key already used for the same request, the earlier run instead (`replayed`).
      */
-    async start(request: DeployRequest): Promise<DeployRun> {
-      return (await open(request)).run;
+    async start(request: DeployRequest): Promise<{ run: DeployRun; replayed: boolean }> {
+      const { run, replayed = false } = await open(request);
+      return { run, replayed };
     },
 
-    /** A run by id, if `visible` admits its stack; else UnknownRunError. */
-    async find(id: string, visible: StackVisibility): Promise<DeployRunStatus> {
+    /** A run by id, if `visible` admits it; else UnknownRunError. */
+    async find(id: string, visible: RunVisibility): Promise<DeployRunStatus> {
       const entry = await runs.find(id);
-      if (!entry || !visible.admits(entry.stack)) throw new UnknownRunError(id);
+      if (!entry || !visible.admits(entry)) throw new UnknownRunError(id);
       if (!entry.running) {
         return { ...runOf(entry), status: "finished" };
       }
@@ -279,6 +284,7 @@ export function createDeployService({
       via: caller.via,
       actorName: caller.actorName,
       startedAt: new Date(clock.now()),
+      keyId: caller.via === "apiKey" ? caller.keyId : null,
     };
     const record = (tx?: Transaction) =>
       history.begin(
@@ -343,7 +349,7 @@ export function createDeployService({
   /** The run an idempotency key already started: live or remembered, else as the history has it. */
   async function earlierRun(id: string, target: { stack: string; action: DeployAction }): Promise<OpenRun> {
     const remembered = keyedRuns.get(id);
-    if (remembered) return remembered;
+    if (remembered) return { ...remembered, replayed: true };
     const entry = await runs.find(id);
     if (!entry) {
       throw new DeployFailure(
@@ -352,7 +358,7 @@ export function createDeployService({
         target,
       );
     }
-    return { run: startedRunOf(entry), outcome: () => recordedOutcome(id, target) };
+    return { run: startedRunOf(entry), outcome: () => recordedOutcome(id, target), replayed: true };
   }
 
   /** The outcome of a run this instance does not hold, from its history row once it has ended. */
@@ -390,7 +396,13 @@ export function createDeployService({
           : new DeployFailure("unexpected", "Unexpected error; see the server log", { stack, action });
     }
     const message = failure ? failure.message : successMessage(action, stack);
-    const finished = { ...run, success: !failure, message, finishedAt: new Date(clock.now()) };
+    const finished: FinishedRun = {
+      ...run,
+      success: !failure,
+      message,
+      finishedAt: new Date(clock.now()),
+      failure: failure?.kind,
+    };
     await history.finish(run.id, finished);
     events.finished(finished);
     if (failure) throw failure;
@@ -406,6 +418,7 @@ const startedRunOf = (entry: HistoryEntry): DeployRun => ({
   via: entry.via,
   actorName: entry.actor,
   startedAt: entry.startedAt,
+  keyId: entry.keyId,
 });
 
 /** A history row's run, as deploy events carry it. */

@@ -67,11 +67,11 @@ export function deployEventStream({
   });
 
   function follow(response: ServerResponse, caller: Caller) {
-    const visible = caller.stacks;
+    const visible = caller.runs;
     const { running, unsubscribe } = events.subscribe((event) => {
-      if (event.type !== "subscribed" && visible.admits(event.run.stack)) response.write(frameOf(event));
+      if (event.type !== "subscribed" && visible.admits(event.run)) response.write(frameOf(event));
     });
-    const runs = running.filter((run) => visible.admits(run.stack)).map((run) => jsonOf(run, deployRun));
+    const runs = running.filter((run) => visible.admits(run)).map((run) => jsonOf(run, deployRun));
     response.writeHead(200, { "content-type": "text/event-stream" });
     response.write(KEEP_ALIVE_COMMENT + frame(`{"type":"subscribed","running":[${runs.join(",")}]}`));
     open.add(response);
