@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { eventPayloads } from "./event-stream.ts";
-import { CliError, EXIT, printable } from "./exit.ts";
+import { CliError, EXIT, type Outcome, printable, type StopSignal } from "./exit.ts";
 import {
+  type Answer,
   type Api,
   answerMessage,
   defaultBackoffMs,
@@ -9,29 +9,33 @@ import {
   sleep,
   unexpectedAnswer,
 } from "./http.ts";
+import { nearestNames } from "./nearest.ts";
 import type { Progress } from "./progress.ts";
 
 export const DEPLOY_ACTIONS = ["pull", "redeploy", "pull-redeploy"] as const;
 export type DeployAction = (typeof DEPLOY_ACTIONS)[number];
 
-/** How long `deploy` keeps retrying to start the run while Stackgate or a proxy in front is unreachable. */
-export const START_RETRY_MS = 120_000;
-
 export interface DeployResult {
-  outcome: "succeeded" | "failed" | "timeout";
+  outcome: Exclude<Outcome, "refused">;
   success: boolean;
   /** Komodo's reason on a failure; Stackgate's summary on a success. */
   message: string;
   stack: string;
   action: DeployAction;
-  /** Absent only when an older Stackgate answered synchronously. */
+  /** Absent when no run was accepted, or an older Stackgate answered synchronously. */
   runId?: string;
   startedAt?: string;
   finishedAt?: string;
+  /** An earlier attempt of this job (the same Idempotency-Key) had started the run; nothing was deployed again. */
+  attached?: boolean;
+  /** The signal that stopped the command (outcome `detached`). */
+  stoppedBy?: StopSignal;
 }
 
 interface RunView {
   id: string;
+  stack?: string;
+  action?: DeployAction;
   step?: string;
   success?: boolean;
   message?: string;
@@ -39,31 +43,73 @@ interface RunView {
   finishedAt?: string;
 }
 
-export interface DeployOptions {
+export interface FollowOptions {
   api: Api;
-  stack: string;
-  action: DeployAction;
   timeoutMs: number;
   progress: Progress;
+  /** Aborted with a signal's name (SIGINT, SIGTERM): stop following; the run goes on in Stackgate. */
+  stop?: AbortSignal;
   /** How often the run is read while the event stream is down; default 2 s (10 s while it is up). */
   pollIntervalMs?: number;
   now?: () => number;
 }
 
+export interface DeployOptions extends FollowOptions {
+  stack: string;
+  action: DeployAction;
+  idempotencyKey: string;
+  /** Return once Stackgate accepted the run, without following it. */
+  detach?: boolean;
+  /** Told the run's id as soon as Stackgate accepted it. */
+  onRun?: (runId: string) => void;
+}
+
+const stopSignalOf = (stop: AbortSignal | undefined): StopSignal =>
+  stop?.reason === "SIGTERM" ? "SIGTERM" : "SIGINT";
+
 /**
- * Starts the run asynchronously (`Prefer: respond-async`) under one Idempotency-Key, so that the
- * retries of a lost answer never deploy twice, then follows it to its end or to the time limit.
+ * Checks what can be checked (the stack exists, the key may deploy it), then starts the run
+ * asynchronously (`Prefer: respond-async`) under one Idempotency-Key, so that the retries of a lost
+ * answer, and re-runs of the same CI job, never deploy twice; then follows it to its end, to the
+ * time limit, or until stopped.
  */
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
-  const { api, stack, action, progress } = options;
+  const { api, stack, action, progress, stop } = options;
   const now = options.now ?? Date.now;
   const deadline = now() + options.timeoutMs;
   const base = { stack, action };
-  const answer = await api.call("POST", "/api/v0/deploy", {
-    body: { stack, action },
-    headers: { prefer: "respond-async", "idempotency-key": randomUUID() },
-    retryUntil: Math.min(deadline, now() + START_RETRY_MS),
+  const stopped = (message: string, more: Partial<DeployResult> = {}): DeployResult => ({
+    ...base,
+    ...more,
+    outcome: "detached",
+    success: false,
+    message,
+    stoppedBy: stopSignalOf(stop),
   });
+
+  try {
+    await preflight(api, stack, action, { deadline, stop });
+  } catch (error) {
+    if (stop?.aborted) return stopped("Stopped before anything was deployed");
+    throw error;
+  }
+  let answer: Answer;
+  try {
+    answer = await api.call("POST", "/api/v0/deploy", {
+      body: { stack, action },
+      headers: { prefer: "respond-async", "idempotency-key": options.idempotencyKey },
+      retryUntil: deadline,
+      beforeRun: true,
+      signal: stop,
+    });
+  } catch (error) {
+    if (stop?.aborted)
+      return stopped(
+        "Stopped before Stackgate answered: the deploy may have started; its history shows it, and the same " +
+          "command (same idempotency key) attaches to it",
+      );
+    throw error;
+  }
 
   if (answer.status === 200 && answer.json?.success === true)
     // A Stackgate without asynchronous runs answered once the deploy was over.
@@ -74,58 +120,157 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     throw unexpectedAnswer(answer, `deploy '${stack}'`);
 
   const run: RunView = answer.json.run;
-  progress.started(run.id);
-  const finished = await followRun(api, run.id, {
-    deadline,
-    progress,
-    pollIntervalMs: options.pollIntervalMs,
-  });
-  const known = { ...base, runId: run.id, startedAt: run.startedAt };
-  if (!finished)
+  // A replay answered to the first attempt is an earlier invocation's run; after a retry, it may be this one's.
+  const attached = answer.json.replayed === true && answer.attempts === 1;
+  options.onRun?.(run.id);
+  const known = { ...base, runId: run.id, startedAt: run.startedAt, ...(attached ? { attached } : {}) };
+  if (options.detach)
+    return { ...known, outcome: "detached", success: false, message: `Run ${run.id} goes on in Stackgate` };
+  progress.started(
+    run.id,
+    attached
+      ? `already started at ${run.startedAt} by an earlier attempt of this job (the same idempotency key); following it`
+      : undefined,
+  );
+  return resultOf(known, await followRun(api, run.id, { ...options, deadline }), stop);
+}
+
+/**
+ * Follows a run that already exists (`stackgate wait`): to its end, to the time limit, or until
+ * stopped. A run this key may not see (or none) is a usage error.
+ */
+export async function waitForRun(runId: string, options: FollowOptions): Promise<DeployResult> {
+  const { api, stop } = options;
+  const deadline = (options.now ?? Date.now)() + options.timeoutMs;
+  const path = `/api/v0/deploy/runs/${encodeURIComponent(runId)}`;
+  let answer: Answer;
+  try {
+    answer = await api.call("GET", path, { retryUntil: deadline, beforeRun: true, signal: stop });
+  } catch (error) {
+    if (stop?.aborted) throw new CliError("Stopped before the run was read", EXIT[stopSignalOf(stop)]);
+    throw error;
+  }
+  if (answer.status === 404)
+    throw new CliError(
+      `No run '${printable(runId)}' (or not one this API key may follow: a key follows the runs it started, or those of the history it may read)`,
+      EXIT.usage,
+    );
+  if (answer.status !== 200 || typeof answer.json?.run?.id !== "string")
+    throw unexpectedAnswer(answer, `read the run ${runId}`);
+  const run: RunView = answer.json.run;
+  const known = {
+    stack: String(run.stack),
+    action: run.action as DeployAction,
+    runId: run.id,
+    startedAt: run.startedAt,
+  };
+  if (typeof run.success === "boolean") return resultOf(known, run, stop);
+  options.progress.started(run.id, `following the run started at ${run.startedAt}`);
+  if (run.step) options.progress.step(run.step);
+  return resultOf(known, await followRun(api, run.id, { ...options, deadline }), stop);
+}
+
+function resultOf(
+  known: Omit<DeployResult, "outcome" | "success" | "message">,
+  end: RunView | "timeout" | "stopped",
+  stop: AbortSignal | undefined,
+): DeployResult {
+  if (end === "timeout")
     return {
       ...known,
       outcome: "timeout",
       success: false,
-      message: `The run did not finish within the time limit; it goes on in Stackgate (run ${run.id})`,
+      message: `The run did not finish within the time limit; it goes on in Stackgate (run ${known.runId})`,
+    };
+  if (end === "stopped")
+    return {
+      ...known,
+      outcome: "detached",
+      success: false,
+      message: `Stopped following run ${known.runId}; it goes on in Stackgate`,
+      stoppedBy: stopSignalOf(stop),
     };
   return {
     ...known,
-    outcome: finished.success ? "succeeded" : "failed",
-    success: finished.success === true,
-    message: printable(finished.message ?? ""),
-    finishedAt: finished.finishedAt,
+    outcome: end.success ? "succeeded" : "failed",
+    success: end.success === true,
+    message: printable(end.message ?? ""),
+    finishedAt: end.finishedAt,
   };
 }
 
 /**
- * Follows one run until it has finished (resolves with it) or the deadline passes (undefined). The
- * event stream brings the end and the steps at once and is reopened whenever it drops; the run is
- * also read now and then (often while the stream is down), so nothing is lost between two streams.
+ * What can be known before deploying, without deploying: that the key may run the action on the
+ * stack (Stackgate's 403 otherwise) and that Komodo has the stack. Each is a usage error (exit 2).
+ */
+async function preflight(
+  api: Api,
+  stack: string,
+  action: DeployAction,
+  { deadline, stop }: { deadline: number; stop?: AbortSignal },
+) {
+  const query = new URLSearchParams({ stack, action });
+  const answer = await api.call("GET", `/api/v0/deploy/check?${query}`, {
+    retryUntil: deadline,
+    beforeRun: true,
+    signal: stop,
+  });
+  if (answer.status === 200 && answer.json?.exists === true) return;
+  if (answer.status === 200 && answer.json?.exists === false) {
+    const near = await stackNames(api, stop).then((names) => nearestNames(stack, names));
+    const hint =
+      near === undefined
+        ? " (check the name on Stackgate's Stacks page)"
+        : near.length > 0
+          ? `. Did you mean ${near.join(", ")}? ('stackgate stacks' lists them)`
+          : " ('stackgate stacks' lists the stacks)";
+    throw new CliError(`no stack named ${printable(stack)}; nothing was deployed${hint}`, EXIT.usage);
+  }
+  // No Komodo connection, Komodo unreachable: Stackgate's verdict, as the deploy would get it.
+  if (answer.json?.success === false)
+    throw new CliError(`Stackgate cannot deploy now: ${answerMessage(answer)}`, EXIT.failed);
+  throw unexpectedAnswer(answer, `deploy '${stack}'`);
+}
+
+/** The stacks the key may list; undefined when it may not (its scope lacks the `stacks` read). */
+async function stackNames(api: Api, stop: AbortSignal | undefined): Promise<string[] | undefined> {
+  const answer = await api
+    .call("GET", "/api/v0/stacks", { signal: stop, attemptTimeoutMs: 10_000 })
+    .catch(() => undefined);
+  if (answer?.status !== 200 || !Array.isArray(answer.json?.stacks)) return undefined;
+  return answer.json.stacks.map((entry: { name: unknown }) => String(entry.name));
+}
+
+/**
+ * Follows one run until it has finished (resolves with it), the deadline passes ("timeout") or
+ * `stop` aborts ("stopped"). The event stream brings the end and the steps at once and is reopened
+ * whenever it drops; the run is also read now and then (often while the stream is down), so
+ * nothing is lost between two streams.
  */
 function followRun(
   api: Api,
   runId: string,
-  {
-    deadline,
-    progress,
-    pollIntervalMs = 2_000,
-  }: { deadline: number; progress: Progress; pollIntervalMs?: number },
-): Promise<RunView | undefined> {
-  const stop = new AbortController();
-  const { signal } = stop;
+  { deadline, progress, stop, pollIntervalMs = 2_000 }: FollowOptions & { deadline: number },
+): Promise<RunView | "timeout" | "stopped"> {
+  const ending = new AbortController();
+  const { signal } = ending;
   let streamUp = false;
   let wakePoll: (() => void) | undefined;
   const pollNow = () => wakePoll?.();
 
-  return new Promise<RunView | undefined>((resolve, reject) => {
+  return new Promise<RunView | "timeout" | "stopped">((resolve, reject) => {
     const end = (outcome: () => void) => {
       if (signal.aborted) return;
-      stop.abort();
+      ending.abort();
       clearTimeout(deadlineTimer);
+      stop?.removeEventListener("abort", onStop);
       pollNow();
       outcome();
     };
-    const deadlineTimer = setTimeout(() => end(() => resolve(undefined)), Math.max(0, deadline - Date.now()));
+    const deadlineTimer = setTimeout(() => end(() => resolve("timeout")), Math.max(0, deadline - Date.now()));
+    const onStop = () => end(() => resolve("stopped"));
+    if (stop?.aborted) onStop();
+    stop?.addEventListener("abort", onStop, { once: true });
     const inspect = (run: unknown) => {
       if (!isRun(run) || run.id !== runId) return;
       if (typeof run.success === "boolean") end(() => resolve(run));

@@ -11,8 +11,8 @@ const STEP_LABELS: Record<string, string> = {
 export const stepLabel = (step: string) => STEP_LABELS[step] ?? printable(step);
 
 export interface Progress {
-  /** The run was accepted by Stackgate. */
-  started(runId: string): void;
+  /** The run was accepted by Stackgate; `how` says more than "started" (an earlier attempt's run). */
+  started(runId: string, how?: string): void;
   step(step: string): void;
   /** Something worth a line of its own (a retry, a reconnect). */
   note(text: string): void;
@@ -23,6 +23,8 @@ export interface Progress {
 export interface ProgressOptions {
   stream: NodeJS.WritableStream & { isTTY?: boolean };
   what: string;
+  /** Plain lines even on a terminal (`CI` set, or --no-progress). */
+  plain?: boolean;
   /** Default Date.now. */
   now?: () => number;
   /** On a plain (non-TTY) output, a "still running" line this often; default 30 s. */
@@ -30,12 +32,14 @@ export interface ProgressOptions {
 }
 
 /**
- * Progress on stderr: on a terminal one line redrawn every second (elapsed time, current step);
- * elsewhere (CI logs, files) a plain line per change and a "still running" line now and then.
+ * Progress on stderr, once Stackgate accepted the run: on a terminal one line redrawn every second
+ * (elapsed time, current step); elsewhere (CI logs, files, `plain`) a plain line per change and a
+ * "still running" line now and then.
  */
 export function createProgress({
   stream,
   what,
+  plain = false,
   now = Date.now,
   heartbeatMs = 30_000,
 }: ProgressOptions): Progress {
@@ -44,12 +48,21 @@ export function createProgress({
   const elapsed = () => formatElapsed(now() - startedAt);
   const stepText = () => (currentStep ? stepLabel(currentStep) : "waiting for Komodo");
 
-  if (stream.isTTY) {
-    const draw = () => stream.write(`\r\u001b[2K${what} · ${stepText()} · ${elapsed()}`);
-    const timer = setInterval(draw, 1_000);
-    const clear = () => stream.write("\r\u001b[2K");
+  // Nothing is drawn, and nothing said of Komodo, before a run exists.
+  let timer: NodeJS.Timeout | undefined;
+  if (stream.isTTY && !plain) {
+    const draw = () => {
+      if (timer) stream.write(`\r\u001b[2K${what} · ${stepText()} · ${elapsed()}`);
+    };
+    const clear = () => {
+      if (timer) stream.write("\r\u001b[2K");
+    };
     return {
-      started: draw,
+      started(runId, how) {
+        if (how) stream.write(`${what}: ${how} (run ${runId})\n`);
+        timer ??= setInterval(draw, 1_000);
+        draw();
+      },
       step(step) {
         currentStep = step;
         draw();
@@ -60,22 +73,25 @@ export function createProgress({
         draw();
       },
       stop() {
-        clearInterval(timer);
         clear();
+        clearInterval(timer);
+        timer = undefined;
       },
     };
   }
 
   const line = (text: string) => stream.write(`[${elapsed()}] ${text}\n`);
-  const heartbeat = setInterval(() => line(`still running: ${stepText()}`), heartbeatMs);
   return {
-    started: (runId) => line(`${what}: started (run ${runId})`),
+    started(runId, how = "started") {
+      line(`${what}: ${how} (run ${runId})`);
+      timer ??= setInterval(() => line(`still running: ${stepText()}`), heartbeatMs);
+    },
     step(step) {
       if (step === currentStep) return;
       currentStep = step;
       line(`step: ${stepLabel(step)}`);
     },
     note: line,
-    stop: () => clearInterval(heartbeat),
+    stop: () => clearInterval(timer),
   };
 }

@@ -5,12 +5,24 @@ export interface Output {
   isTTY?: boolean;
 }
 
+/** What an error's JSON carries beside its message: what the command knew when it failed. */
+export interface Known {
+  stack?: string;
+  action?: string;
+  runId?: string;
+}
+
 /** What every command is given: the API, where to print, and whether to print JSON. */
 export interface CommandContext {
   api: Api;
   stdout: Output;
   stderr: Output;
   json: boolean;
+  env: Record<string, string | undefined>;
+  /** Aborted, with the signal's name as its reason, on SIGINT or SIGTERM. */
+  stop?: AbortSignal;
+  /** Filled in as the command learns it. */
+  known: Known;
 }
 
 /** A command's flags as parsed, by name. */
@@ -18,3 +30,7 @@ export type Flags = Record<string, string | boolean | undefined>;
 
 export const printJson = (context: CommandContext, value: unknown) =>
   context.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+/** Whether progress is plain lines even on a terminal: in CI (`CI` set) or with --no-progress. */
+export const plainProgress = (context: CommandContext, flags: Flags) =>
+  flags["no-progress"] === true || !["", "0", "false"].includes((context.env.CI ?? "").trim().toLowerCase());
