@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { requireNginx } from "../../../apps/backend/src/testing/nginx.ts";
-import { type CliWorld, startCliWorld } from "./testing/cli-world.ts";
+import { type CliWorld, useCliWorld } from "./testing/cli-world.ts";
 
 const SLOW = "slow-web";
 const BROKEN = "broken-api";
@@ -17,32 +17,19 @@ const KOMODO_REASON = "pull access denied for ghcr.io/acme/broken-api, repositor
 const STEP_MS = 3_400;
 
 describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeout 5s)", () => {
-  let world: CliWorld;
+  const world = useCliWorld({
+    stacks: [
+      { name: SLOW, faults: { updateDelayMs: STEP_MS } },
+      { name: BROKEN, faults: { failWith: KOMODO_REASON } },
+      { name: QUICK, faults: { updateDelayMs: 300 } },
+      // The stack docs/ci.md's examples deploy: longer than nginx's read timeout.
+      { name: "web", faults: { updateDelayMs: 2_000 } },
+    ],
+  });
   const run = (...args: Parameters<CliWorld["run"]>) => world.run(...args);
 
-  beforeAll(async () => {
-    world = await startCliWorld({
-      stacks: [
-        { name: SLOW, faults: { updateDelayMs: STEP_MS } },
-        { name: BROKEN, faults: { failWith: KOMODO_REASON } },
-        { name: QUICK, faults: { updateDelayMs: 300 } },
-        // The stack docs/ci.md's examples deploy: longer than nginx's read timeout.
-        { name: "web", faults: { updateDelayMs: 2_000 } },
-      ],
-    });
-  });
-
-  afterAll(async () => {
-    // Whatever each run printed, the API key never appears.
-    for (const { stdout, stderr } of world.printed) expect(stdout + stderr).not.toContain(world.key);
-    await world?.close();
-  });
-
   const historyOf = (stack: string) => world.historyOf(stack);
-  const komodoExecutes = (stack: string) =>
-    world.komodo.calls.filter(
-      (call) => call.api === "execute" && JSON.stringify(call.params).includes(`"${stack}"`),
-    ).length;
+  const komodoExecutes = (stack: string) => world.executes(stack);
 
   test("a 10 s deploy succeeds behind a 5 s proxy, with its steps in plain lines, and is recorded once", async () => {
     const started = Date.now();
@@ -282,15 +269,7 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
 
   describe("the GitHub Action's entry point, run as GitHub runs it", () => {
     const runAction = (inputs: Record<string, string>) => world.runAction(inputs);
-    const inputs = (stack: string, more: Record<string, string> = {}) => ({
-      stack,
-      action: "pull-redeploy",
-      url: world.nginx.url,
-      "api-key": world.key,
-      timeout: "2m",
-      "fail-on": "",
-      ...more,
-    });
+    const inputs = (stack: string, more: Record<string, string> = {}) => ({ stack, ...more });
 
     test("a deploy behind the proxy succeeds: outputs and a job summary linking the dashboard", async () => {
       const result = await runAction(inputs(SLOW));

@@ -4,13 +4,15 @@
 // retried, --detach and wait, a key that reads nothing follows its own run, a mistyped name or address
 // fails at once, Ctrl-C and a cancelled job leave the deploy running and say so.
 import { execFile, execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, relative } from "node:path";
 import { freePort } from "@stackgate/simulators";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ADMIN } from "../../../apps/backend/src/testing/harness.ts";
 import { requireNginx } from "../../../apps/backend/src/testing/nginx.ts";
-import { type CliWorld, startCliWorld } from "./testing/cli-world.ts";
+import { type CliWorld, useCliWorld } from "./testing/cli-world.ts";
 
 const SLOW = "slow-api";
 const BROKEN = "broken-worker";
@@ -57,27 +59,17 @@ function node20(): string | undefined {
 }
 
 describe.runIf(requireNginx())("a pipeline author's first day, through nginx and the gateway", () => {
-  let world: CliWorld;
+  const world = useCliWorld({
+    stacks: [
+      { name: SLOW, faults: { updateDelayMs: STEP_MS } },
+      { name: BROKEN, faults: { failWith: KOMODO_REASON } },
+      { name: QUICK, faults: { updateDelayMs: 200 } },
+      // The stack docs/ci.md's examples deploy.
+      { name: "web", faults: { updateDelayMs: 200 } },
+    ],
+  });
   const run = (...args: Parameters<CliWorld["run"]>) => world.run(...args);
-  const executes = (stack: string) =>
-    world.komodo.calls.filter(
-      (call) => call.api === "execute" && JSON.stringify(call.params).includes(`"${stack}"`),
-    ).length;
-
-  beforeAll(async () => {
-    world = await startCliWorld({
-      stacks: [
-        { name: SLOW, faults: { updateDelayMs: STEP_MS } },
-        { name: BROKEN, faults: { failWith: KOMODO_REASON } },
-        { name: QUICK, faults: { updateDelayMs: 200 } },
-      ],
-    });
-  });
-
-  afterAll(async () => {
-    for (const { stdout, stderr } of world.printed) expect(stdout + stderr).not.toMatch(/sg_[\w-]{20,}/);
-    await world?.close();
-  });
+  const executes = (stack: string) => world.executes(stack);
 
   describe("re-runs", () => {
     test("a re-run of a CI job attaches to the run its first attempt started: following it, then 'already deployed'", async () => {
@@ -219,6 +211,29 @@ describe.runIf(requireNginx())("a pipeline author's first day, through nginx and
   });
 
   describe("keys and stacks", () => {
+    test("docs/ci.md's key without the dashboard, run as written, makes a key that deploys web and follows its run", async () => {
+      const docs = readFileSync(join(import.meta.dirname, "../../../docs/ci.md"), "utf8");
+      const script = /### An API key without the dashboard[\s\S]*?```sh\n([\s\S]*?)```/.exec(docs)?.[1];
+      expect(script).toContain("/api/v0/apikeys");
+      const made = await new Promise<{ exitCode: number; stdout: string; stderr: string }>((resolve) => {
+        const child = execFile(
+          "bash",
+          ["-c", script!],
+          { env: { PATH: process.env.PATH, STACKGATE_URL: world.nginx.url, STACKGATE_EMAIL: ADMIN.email } },
+          (error, stdout, stderr) => resolve({ exitCode: error ? Number(error.code) : 0, stdout, stderr }),
+        );
+        child.stdin!.end(`${ADMIN.password}\n`);
+      });
+      expect(made.exitCode, made.stderr).toBe(0);
+      expect(made.stdout).toMatch(/^Password: \nsg_\S+\n$/);
+      const key = made.stdout.trim().split("\n").at(-1)!;
+      const deployed = await run(["deploy", "web"], { env: { STACKGATE_API_KEY: key } });
+      expect(deployed.exitCode, deployed.stderr).toBe(0);
+      expect(deployed.stdout).toMatch(/^Succeeded in /);
+      const refused = await run(["deploy", "web", "--action", "pull"], { env: { STACKGATE_API_KEY: key } });
+      expect(refused.exitCode).toBe(2);
+    });
+
     test("a key scoped to one stack and pull, reading nothing, deploys and follows its own run", async () => {
       const key = await world.scopedKey("least-privilege", { stacks: [QUICK], actions: ["pull"], read: [] });
       const result = await run(["deploy", QUICK, "--action", "pull"], { env: { STACKGATE_API_KEY: key } });
@@ -447,15 +462,7 @@ describe.runIf(requireNginx())("a pipeline author's first day, through nginx and
   });
 
   describe("the GitHub Action's outcome", () => {
-    const inputs = (stack: string, more: Record<string, string> = {}) => ({
-      stack,
-      action: "pull-redeploy",
-      url: world.nginx.url,
-      "api-key": world.key,
-      timeout: "2m",
-      "fail-on": "",
-      ...more,
-    });
+    const inputs = (stack: string, more: Record<string, string> = {}) => ({ stack, ...more });
 
     test("on a timeout: outcome timeout, exit 3, one outcome line, a summary that says timeout", async () => {
       const result = await world.runAction(inputs(SLOW, { timeout: "2s" }), { env: github("9001") });

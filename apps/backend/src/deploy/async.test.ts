@@ -390,3 +390,23 @@ describe("Idempotency-Key", () => {
     expect(keys).toEqual([{ key: "daily-release", runId: later.json.run.id }]);
   });
 });
+
+describe("a deploy of a stack Komodo does not know", () => {
+  it("ends as a failed run that says so plainly, answered 404, and pages nobody", async () => {
+    const answer = await deploy("no-such-stack", "pull-redeploy");
+    expect(answer.status).toBe(404);
+    expect(answer.json).toMatchObject({ success: false, stack: "no-such-stack", action: "pull-redeploy" });
+    expect(answer.json.message).toBe(
+      "Komodo has no stack named 'no-such-stack': nothing was deployed. Check the name on the Stacks page (or with 'stackgate stacks')",
+    );
+    const [latest] = (await app.request("/api/v0/history?stack=no-such-stack", { headers: { cookie } })).json
+      .history;
+    expect(latest).toMatchObject({ success: false, message: answer.json.message });
+    expect(executes()).toEqual([]);
+    // A failure of a stack that exists does page, after it: had the first alerted, it would come first.
+    expect((await deploy("broken", "pull")).status).toBe(502);
+    await expect.poll(() => ntfy.published.length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(ntfy.published.map((message) => message.title)).toEqual(["Deploy failed: pull of broken"]);
+  });
+});

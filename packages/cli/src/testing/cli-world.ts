@@ -15,6 +15,7 @@ import {
   standInTrivyPath,
   startKomodoSimulator,
 } from "@stackgate/simulators";
+import { afterAll, beforeAll } from "vitest";
 import { parse } from "yaml";
 import { startTestBackend, type TestBackend } from "../../../../apps/backend/src/testing/harness.ts";
 import { type Nginx, startNginx } from "../../../../apps/backend/src/testing/nginx.ts";
@@ -61,7 +62,10 @@ export interface CliWorld {
     args: string[],
     options: RunOptions & { env: Record<string, string> },
   ): Promise<CliRun>;
-  /** Runs the GitHub Action's entry point as the runner does: inputs as INPUT_*, outputs and summary to files. */
+  /**
+   * Runs the GitHub Action's entry point as the runner does: inputs as INPUT_* (by default action
+   * pull-redeploy, nginx's address, the world's key, timeout 2m, no gate), outputs and summary to files.
+   */
   runAction(inputs: Record<string, string>, options?: RunOptions): Promise<ActionRun>;
   /** Runs the GitLab CI template's job script with sh, the built CLI as `stackgate` on the PATH. */
   runGitlabJob(variables: Record<string, string>): Promise<{ exitCode: number; dotenv: string }>;
@@ -69,6 +73,9 @@ export interface CliWorld {
   historyOf(stack: string): Promise<HistoryRow[]>;
   /** A new API key of the admin's with this scope. */
   scopedKey(name: string, scope: object): Promise<string>;
+  /** How many execute calls (deploy steps) Komodo received for a stack. */
+  executes(stack: string): number;
+  /** Stops everything; fails when anything a run printed holds an API key. */
   close(): Promise<void>;
 }
 
@@ -172,7 +179,15 @@ export async function startCliWorld({ stacks }: { stacks: StackSeed[] }): Promis
         CI: "true",
         ...options.env,
       };
-      for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+      const all = {
+        action: "pull-redeploy",
+        url: nginx.url,
+        "api-key": key,
+        timeout: "2m",
+        "fail-on": "",
+        ...inputs,
+      };
+      for (const [name, value] of Object.entries(all)) env[`INPUT_${name.toUpperCase()}`] = value;
       const result = await runFile("action.mjs", [], { ...options, env });
       return {
         ...result,
@@ -218,7 +233,12 @@ export async function startCliWorld({ stacks }: { stacks: StackSeed[] }): Promis
       if (created.status !== 200) throw new Error(`key creation failed: ${created.status} ${created.text}`);
       return created.json.key as string;
     },
+    executes: (stack) =>
+      komodo.calls.filter(
+        (call) => call.api === "execute" && JSON.stringify(call.params).includes(`"${stack}"`),
+      ).length,
     async close() {
+      const leaked = printed.find(({ stdout, stderr }) => /sg_[\w-]{20,}/.test(stdout + stderr));
       await nginx.stop();
       gateway.child.kill("SIGKILL");
       await gateway.ended;
@@ -227,6 +247,28 @@ export async function startCliWorld({ stacks }: { stacks: StackSeed[] }): Promis
       await app.close();
       await komodo.close();
       rmSync(bundleDir, { recursive: true, force: true });
+      if (leaked)
+        throw new Error(`A run printed an API key: ${JSON.stringify(leaked).replace(/sg_[\w-]+/g, "sg_…")}`);
     },
   };
+}
+
+/**
+ * The world of a test file: started before its tests, closed after them (failing when a run printed
+ * an API key). The answer stands for the started world.
+ */
+export function useCliWorld(options: { stacks: StackSeed[] }): CliWorld {
+  let started: CliWorld | undefined;
+  beforeAll(async () => {
+    started = await startCliWorld(options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as CliWorld, {
+    get(_target, property) {
+      if (!started) throw new Error("The CLI world is not started yet: use it inside tests");
+      return Reflect.get(started, property);
+    },
+  });
 }
