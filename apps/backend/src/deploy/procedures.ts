@@ -76,5 +76,8 @@ export function deployProcedures(
         throw error;
       }
     }),
+    getRunLogs: os.deploy.getRunLogs.handler(({ input, context }) =>
+      answeringRunErrors(() => deploy.logs(input.id, context.caller.runs)),
+    ),
   };
 }

@@ -1,4 +1,11 @@
-import type { deployEvent, deployRun, deployRunStatus, deployStep, finishedRun } from "@stackgate/contract";
+import type {
+  deployAction,
+  deployEvent,
+  deployRun,
+  deployRunStatus,
+  deployStep,
+  finishedRun,
+} from "@stackgate/contract";
 import type { z } from "zod";
 
 /**
@@ -34,3 +41,4 @@ type WithInternals<Event> = Event extends { type: "started" }
 export type DeployEvent = WithInternals<z.infer<typeof deployEvent>>;
 export type DeployStep = z.infer<typeof deployStep>;
 export type DeployRunStatus = z.infer<typeof deployRunStatus>;
+export type DeployAction = z.infer<typeof deployAction>;

@@ -20,7 +20,7 @@ export async function* followDeployEvents(
     wake?.();
   };
   const { running, unsubscribe } = bus.subscribe((event) => {
-    if ("run" in event && !visible.admits(event.run)) return;
+    if (event.type !== "subscribed" && !visible.admits(bus.runOf(event))) return;
     pending.push(event);
     wake?.();
   });
