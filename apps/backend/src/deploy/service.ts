@@ -10,7 +10,7 @@ import {
   INTERRUPTED_MESSAGE,
   type RunSettle,
 } from "../history/service.ts";
-import { type RunVisibility, requireVisible, type StackVisibility } from "../identity/apikeys/scope.ts";
+import { type RunVisibility, requireVisible } from "../identity/apikeys/scope.ts";
 import type { Caller } from "../identity/caller.ts";
 import type { Clock } from "../platform/clock.ts";
 import { type Deadline, deadlineIn } from "../platform/deadline.ts";
