@@ -98,11 +98,11 @@ describe("upstream failures are 502 with the upstream's reason", () => {
     expect(response.json.message).toMatch(reason);
   });
 
-  it("a stack Komodo does not know is a 404 saying so, and Komodo is asked to run nothing", async () => {
+  it("a stack Komodo does not know is a 404 saying so, once Komodo refused its first step", async () => {
     const response = await deploy("ghost", "pull");
     expect(response.status).toBe(404);
     expect(response.json.message).toMatch(/^Komodo has no stack named 'ghost': nothing was deployed/);
-    expect(executes()).toEqual([]);
+    expect(executes()).toEqual(["PullStack"]);
   });
 
   it("bad credentials", async () => {

@@ -529,6 +529,7 @@ export function createDeployService({
       success: !failure,
       message,
       finishedAt,
+      failure: failure?.kind,
       changes:
         findings.before || findings.after
           ? changesBetween(findings.before, findings.after ?? findings.before)
