@@ -119,7 +119,8 @@ describe.runIf(containerTestsRequested())("the CLI image", () => {
       };
       const env = Object.entries(variables).flatMap(([name, value]) => ["-e", `${name}=${value}`]);
       const args = ["run", "--rm", "--network", "host", "-w", "/tmp", ...env, IMAGE, "sh", "-c"];
-      return (await run("podman", [...args, `${script}\ncat stackgate.env`])).stdout;
+      // The job's script ends with `exit`: the report is read after it, as a later job gets it.
+      return (await run("podman", [...args, `(\n${script}\n) >&2\ncat stackgate.env`])).stdout;
     };
     const first = await job("1");
     const retry = await job("2");
