@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 // src/exit.ts
 var EXIT = {
   success: 0,
-  /** The deploy failed (Komodo's reason is printed), or a scan gate found findings. */
+  /** The deploy failed (Komodo's reason is printed), did not stay up (unstable), or a scan gate found findings. */
   failed: 1,
   /** A usage error, or Stackgate refused the key (401) or the action (403). */
   usage: 2,
@@ -21,6 +21,12 @@ var EXIT = {
   SIGTERM: 143
 };
 var outcomeOf = (exitCode) => exitCode === EXIT.success ? "succeeded" : exitCode === EXIT.usage ? "refused" : exitCode === EXIT.timeout ? "timeout" : exitCode === EXIT.SIGINT || exitCode === EXIT.SIGTERM ? "detached" : "failed";
+function printable(text) {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "");
+}
+
+// src/stages.ts
+var stageOutput = (text) => printable(text.replace(/<\/?span[^>]*>/g, "")).trimEnd();
 
 // src/duration.ts
 var LONGEST_WAIT_MS = 2 ** 31 - 1;
@@ -84,7 +90,7 @@ ${delimiter}
 }
 var cell = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/\r?\n/g, "<br>");
 var commandText = (text) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-var OUTCOMES = ["succeeded", "failed", "timeout", "detached", "refused"];
+var OUTCOMES = ["succeeded", "failed", "unstable", "timeout", "detached", "refused"];
 var outcomeIn = (json, exitCode) => typeof json.outcome === "string" && OUTCOMES.includes(json.outcome) ? json.outcome : outcomeOf(exitCode);
 async function main() {
   const startedAt = Date.now();
@@ -92,6 +98,8 @@ async function main() {
   const action = input("action") || "pull-redeploy";
   const timeout = input("timeout") || "15m";
   const failOn = input("fail-on");
+  const waitStable = input("wait-stable").toLowerCase();
+  const settleSeconds = input("settle-seconds");
   const env = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith("INPUT_")) delete env[name];
   if (input("url")) env.STACKGATE_URL = input("url");
@@ -105,16 +113,19 @@ async function main() {
     runId: "",
     title: `${stack} not deployed: stopped`
   });
+  const refused = (message) => ({
+    exitCode: EXIT.usage,
+    outcome: "refused",
+    success: false,
+    message,
+    runId: "",
+    title: ""
+  });
   let outcome;
   if (!stack) {
-    outcome = {
-      exitCode: EXIT.usage,
-      outcome: "refused",
-      success: false,
-      message: "The input 'stack' is required",
-      runId: "",
-      title: ""
-    };
+    outcome = refused("The input 'stack' is required");
+  } else if (!["", "true", "false"].includes(waitStable)) {
+    outcome = refused(`The input 'wait-stable' must be true or false (got '${waitStable}')`);
   } else {
     outcome = {
       exitCode: EXIT.success,
@@ -142,7 +153,10 @@ async function main() {
     if (outcome.success && stoppedBy)
       outcome = stopped(stoppedBy, "Stopped before deploying; nothing was deployed");
     if (outcome.success) {
-      const run = await runCli(["deploy", stack, "--action", action, "--timeout", timeout], env);
+      const args = ["deploy", stack, "--action", action, "--timeout", timeout];
+      args.push(waitStable === "false" ? "--no-wait-stable" : "--wait-stable");
+      if (settleSeconds) args.push("--settle-seconds", settleSeconds);
+      const run = await runCli(args, env);
       const ended = outcomeIn(run.json, run.exitCode);
       outcome = {
         exitCode: run.exitCode,
@@ -150,7 +164,9 @@ async function main() {
         success: ended === "succeeded",
         message: String(run.json.message ?? ""),
         runId: String(run.json.runId ?? ""),
-        title: `${stack} \xB7 ${action} ${ended}`
+        title: `${stack} \xB7 ${action} ${ended}`,
+        settle: run.json.settle,
+        failedStage: run.json.failedStage
       };
     }
   }
@@ -174,6 +190,7 @@ var oneLine = (text) => text.replace(/\s*[\r\n]+\s*/g, " ");
 var ICONS = {
   succeeded: "\u2705",
   failed: "\u274C",
+  unstable: "\u26A0\uFE0F",
   refused: "\u274C",
   timeout: "\u23F1\uFE0F",
   detached: "\u23F9\uFE0F"
@@ -190,7 +207,9 @@ function writeSummary(summary) {
     `| Message | ${cell(summary.message)} |`
   ];
   if (summary.runId) lines.push(`| Run | \`${cell(summary.runId)}\` |`);
+  if (summary.settle) lines.push(`| Stayed up | ${cell(settleText(summary.settle))} |`);
   lines.push(`| Took | ${summary.took} |`, "");
+  if (summary.failedStage) lines.push(...stageSection(summary.failedStage));
   if (summary.stack && summary.baseUrl) {
     const links = dashboardLinks(summary.baseUrl, summary.stack);
     lines.push(
@@ -200,5 +219,26 @@ function writeSummary(summary) {
   }
   appendFileSync(file, `${lines.join("\n")}
 `);
+}
+function settleText({ state, reason, until }) {
+  if (state === "watching") return `still watched until ${until}`;
+  return reason ? `${state}: ${reason}` : state;
+}
+var SUMMARY_OUTPUT_CHARS = 3e4;
+var escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+function stageSection(stage) {
+  const lines = [`<details open><summary>Failed stage: ${escapeHtml(stage.stage)}</summary>`, ""];
+  if (stage.command) lines.push(`<pre>$ ${escapeHtml(stage.command)}</pre>`, "");
+  for (const [name, text] of [
+    ["stderr", stage.stderr],
+    ["stdout", stage.stdout]
+  ]) {
+    let output = stageOutput(text);
+    if (!output) continue;
+    if (output.length > SUMMARY_OUTPUT_CHARS) output = `\u2026${output.slice(-SUMMARY_OUTPUT_CHARS)}`;
+    lines.push(`${name}:`, "", `<pre>${escapeHtml(output)}</pre>`, "");
+  }
+  lines.push("</details>", "");
+  return lines;
 }
 process.exitCode = await main();

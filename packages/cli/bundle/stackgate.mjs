@@ -39,7 +39,7 @@ async function* eventPayloads(body) {
 // src/exit.ts
 var EXIT = {
   success: 0,
-  /** The deploy failed (Komodo's reason is printed), or a scan gate found findings. */
+  /** The deploy failed (Komodo's reason is printed), did not stay up (unstable), or a scan gate found findings. */
   failed: 1,
   /** A usage error, or Stackgate refused the key (401) or the action (403). */
   usage: 2,
@@ -246,6 +246,77 @@ function nearestNames(typed, names) {
   }).filter(({ score }) => score <= limit).sort((a, b) => a.score - b.score || a.name.localeCompare(b.name)).slice(0, 3).map(({ name }) => name);
 }
 
+// src/stages.ts
+var stageOutput = (text) => printable(text.replace(/<\/?span[^>]*>/g, "")).trimEnd();
+function stageLines(stage, { quiet = false } = {}) {
+  const lines = [`stage ${printable(stage.stage)} (${stage.success ? "ok" : "failed"})`];
+  if (quiet) return lines;
+  if (stage.command) lines.push(`  $ ${printable(stage.command)}`);
+  for (const text of [stage.stdout, stage.stderr]) {
+    const output = stageOutput(text);
+    if (output) lines.push(...output.split("\n").map((line) => `    ${line}`));
+  }
+  return lines;
+}
+var failedStage = (stages) => stages.filter((stage) => !stage.success).at(-1);
+var isStage = (value) => typeof value === "object" && value !== null && typeof value.stage === "string" && typeof value.success === "boolean";
+var asStage = (value) => ({
+  stage: value.stage,
+  command: typeof value.command === "string" ? value.command : null,
+  stdout: typeof value.stdout === "string" ? value.stdout : "",
+  stderr: typeof value.stderr === "string" ? value.stderr : "",
+  success: value.success
+});
+function createStageLog(api, runId, print, signal) {
+  const stages = [];
+  let endpoint;
+  let running;
+  let again = false;
+  const take = (stage) => {
+    stages.push(stage);
+    print(stage);
+  };
+  async function readOnce() {
+    try {
+      const answer = await api.call("GET", `/api/v0/deploy/runs/${encodeURIComponent(runId)}/logs`, {
+        signal,
+        attemptTimeoutMs: 1e4
+      });
+      if (answer.status === 200 && Array.isArray(answer.json?.stages)) {
+        endpoint = true;
+        const kept = answer.json.stages.filter(isStage).map(asStage);
+        kept.slice(stages.length).forEach(take);
+      } else if (answer.status === 403 || answer.status === 404) endpoint = false;
+    } catch (error) {
+      if (error instanceof CliError) endpoint = false;
+    }
+  }
+  function sync() {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        if (endpoint !== false && !signal?.aborted) await readOnce();
+      } while (again);
+    })().finally(() => {
+      running = void 0;
+    });
+    return running;
+  }
+  return {
+    async heard(told) {
+      const fresh = Array.isArray(told) ? told.filter(isStage).map(asStage) : [];
+      if (endpoint !== false) await sync();
+      if (endpoint === false) fresh.forEach(take);
+    },
+    sync,
+    stages
+  };
+}
+
 // src/deploy.ts
 var DEPLOY_ACTIONS = ["pull", "redeploy", "pull-redeploy"];
 var stopSignalOf = (stop2) => stop2?.reason === "SIGTERM" ? "SIGTERM" : "SIGINT";
@@ -271,7 +342,11 @@ async function deploy(options) {
   let answer;
   try {
     answer = await api.call("POST", "/api/v0/deploy", {
-      body: { stack, action },
+      body: {
+        stack,
+        action,
+        ...options.settleSeconds === void 0 ? {} : { settleSeconds: options.settleSeconds }
+      },
       headers: { prefer: "respond-async", "idempotency-key": options.idempotencyKey },
       retryUntil: deadline,
       beforeRun: true,
@@ -327,20 +402,28 @@ async function waitForRun(runId, options) {
     runId: run.id,
     startedAt: run.startedAt
   };
-  if (typeof run.success === "boolean") return resultOf(known, run, stop2);
+  if (typeof run.success === "boolean" && !settling(run, options.waitStable)) {
+    const log = createStageLog(api, run.id, (stage) => options.progress.stage(stage), stop2);
+    await log.sync();
+    return resultOf(known, { end: { kind: "finished", run }, stages: log.stages }, stop2);
+  }
   options.progress.started(run.id, `following the run started at ${run.startedAt}`);
   if (run.step) options.progress.step(run.step);
   return resultOf(known, await followRun(api, run.id, { ...options, deadline }), stop2);
 }
-function resultOf(known, end, stop2) {
-  if (end === "timeout")
+var settling = (run, waitStable) => waitStable === true && run.success === true && run.settle?.state === "watching";
+function resultOf(known, { end, stages }, stop2) {
+  if (end.kind === "timeout") {
+    const until = end.finished?.settle?.until;
     return {
       ...known,
       outcome: "timeout",
       success: false,
-      message: `The run did not finish within the time limit; it goes on in Stackgate (run ${known.runId})`
+      ...end.finished?.settle ? { settle: end.finished.settle, finishedAt: end.finished.finishedAt } : {},
+      message: end.finished ? `The deploy succeeded, but whether it stays up was not known within the time limit: Stackgate watches it until ${until} (run ${known.runId})` : `The run did not finish within the time limit; it goes on in Stackgate (run ${known.runId})`
     };
-  if (end === "stopped")
+  }
+  if (end.kind === "stopped")
     return {
       ...known,
       outcome: "detached",
@@ -348,12 +431,18 @@ function resultOf(known, end, stop2) {
       message: `Stopped following run ${known.runId}; it goes on in Stackgate`,
       stoppedBy: stopSignalOf(stop2)
     };
+  const { run } = end;
+  const settle = run.settle ?? void 0;
+  const unstable = run.success === true && settle?.state === "unstable";
+  const failed = run.success === true ? void 0 : failedStage(stages);
   return {
     ...known,
-    outcome: end.success ? "succeeded" : "failed",
-    success: end.success === true,
-    message: printable(end.message ?? ""),
-    finishedAt: end.finishedAt
+    outcome: unstable ? "unstable" : run.success ? "succeeded" : "failed",
+    success: run.success === true && !unstable,
+    message: unstable ? `Deployed, then unstable: ${printable(settle?.reason ?? "its services did not stay up")}` : printable(run.message ?? ""),
+    finishedAt: run.finishedAt,
+    ...settle ? { settle } : {},
+    ...failed ? { failedStage: failed } : {}
   };
 }
 async function preflight(api, stack, action, { deadline, stop: stop2 }) {
@@ -378,14 +467,22 @@ async function stackNames(api, stop2) {
   if (answer?.status !== 200 || !Array.isArray(answer.json?.stacks)) return void 0;
   return answer.json.stacks.map((entry) => String(entry.name));
 }
-function followRun(api, runId, { deadline, progress, stop: stop2, pollIntervalMs = 2e3 }) {
+async function followRun(api, runId, {
+  deadline,
+  progress,
+  stop: stop2,
+  pollIntervalMs = 2e3,
+  waitStable = false
+}) {
   const ending = new AbortController();
   const { signal } = ending;
+  const stageLog = createStageLog(api, runId, (stage) => progress.stage(stage), signal);
   let streamUp = false;
   let wakePoll;
   const pollNow = () => wakePoll?.();
-  return new Promise((resolve, reject) => {
-    const end = (outcome) => {
+  let succeeded;
+  const end = await new Promise((resolve, reject) => {
+    const end2 = (outcome) => {
       if (signal.aborted) return;
       ending.abort();
       clearTimeout(deadlineTimer);
@@ -393,14 +490,38 @@ function followRun(api, runId, { deadline, progress, stop: stop2, pollIntervalMs
       pollNow();
       outcome();
     };
-    const deadlineTimer = setTimeout(() => end(() => resolve("timeout")), Math.max(0, deadline - Date.now()));
-    const onStop = () => end(() => resolve("stopped"));
+    const deadlineTimer = setTimeout(
+      () => end2(() => resolve({ kind: "timeout", finished: succeeded })),
+      Math.max(0, deadline - Date.now())
+    );
+    const onStop = () => end2(() => resolve({ kind: "stopped" }));
     if (stop2?.aborted) onStop();
     stop2?.addEventListener("abort", onStop, { once: true });
+    let printed = Promise.resolve();
+    const inOrder = (print) => {
+      printed = printed.then(() => signal.aborted ? void 0 : print()).then(
+        () => void 0,
+        () => void 0
+      );
+    };
+    let finishing = false;
     const inspect = (run) => {
       if (!isRun(run) || run.id !== runId) return;
-      if (typeof run.success === "boolean") end(() => resolve(run));
-      else if (typeof run.step === "string" && run.step) progress.step(run.step);
+      if (typeof run.success === "boolean") {
+        if (settling(run, waitStable)) {
+          if (succeeded) return;
+          succeeded = run;
+          inOrder(() => stageLog.sync());
+          inOrder(() => progress.settling(String(run.settle?.until)));
+        } else if (!finishing) {
+          finishing = true;
+          inOrder(() => stageLog.sync());
+          inOrder(() => end2(() => resolve({ kind: "finished", run })));
+        }
+      } else if (typeof run.step === "string" && run.step) {
+        const { step } = run;
+        inOrder(() => progress.step(step));
+      }
     };
     async function followStream() {
       for (let failures = 0; !signal.aborted; failures++) {
@@ -419,14 +540,16 @@ function followRun(api, runId, { deadline, progress, stop: stop2, pollIntervalMs
             throw new Error(`it answered ${response.status}`);
           }
           for await (const event of eventPayloads(response.body)) {
-            if (isObject(event) && event.type === "subscribed") {
+            if (!isObject(event)) continue;
+            if (event.type === "subscribed") {
               streamUp = true;
               failures = 0;
               pollNow();
+              void stageLog.sync();
               if (Array.isArray(event.running)) event.running.forEach(inspect);
-            } else if (isObject(event)) {
-              inspect(event.run);
-            }
+            } else if (event.type === "log") {
+              if (event.runId === runId) inOrder(() => stageLog.heard(event.stages));
+            } else inspect(event.run);
           }
           reason = "it closed";
         } catch (error) {
@@ -447,8 +570,10 @@ function followRun(api, runId, { deadline, progress, stop: stop2, pollIntervalMs
           attemptTimeoutMs: 15e3
         }).catch(() => void 0);
         if (signal.aborted) return;
-        if (answer?.status === 200) inspect(answer.json?.run ?? answer.json);
-        else if (answer?.status === 401 || answer?.status === 403)
+        if (answer?.status === 200) {
+          if (!streamUp) void stageLog.sync();
+          inspect(answer.json?.run ?? answer.json);
+        } else if (answer?.status === 401 || answer?.status === 403)
           throw unexpectedAnswer(answer, `read the run ${runId}`);
         await new Promise((wake) => {
           const timer = setTimeout(wake, streamUp ? Math.max(pollIntervalMs, 1e4) : pollIntervalMs);
@@ -459,10 +584,11 @@ function followRun(api, runId, { deadline, progress, stop: stop2, pollIntervalMs
         });
       }
     }
-    const fail = (error) => end(() => reject(error));
+    const fail = (error) => end2(() => reject(error));
     followStream().catch(fail);
     pollRun().catch(fail);
   });
+  return { end, stages: stageLog.stages };
 }
 var isObject = (value) => typeof value === "object" && value !== null;
 var isRun = (value) => isObject(value) && typeof value.id === "string";
@@ -557,6 +683,7 @@ function createProgress({
   stream,
   what,
   plain = false,
+  quiet = false,
   now = Date.now,
   heartbeatMs = 3e4
 }) {
@@ -564,6 +691,7 @@ function createProgress({
   let currentStep;
   const elapsed = () => formatElapsed(now() - startedAt);
   const stepText = () => currentStep ? stepLabel(currentStep) : "waiting for Komodo";
+  const settleText = (until) => `deployed; watching whether it stays up until ${clockOf(until)}`;
   let timer;
   if (stream.isTTY && !plain) {
     const draw = () => {
@@ -589,6 +717,16 @@ function createProgress({
 `);
         draw();
       },
+      stage(stage) {
+        clear();
+        stream.write(`${stageLines(stage, { quiet }).join("\n")}
+`);
+        draw();
+      },
+      settling(until) {
+        currentStep = settleText(until);
+        draw();
+      },
       stop() {
         clear();
         clearInterval(timer);
@@ -609,20 +747,46 @@ function createProgress({
       line(`step: ${stepLabel(step)}`);
     },
     note: line,
+    stage: (stage) => line(stageLines(stage, { quiet }).join("\n")),
+    settling(until) {
+      currentStep = settleText(until);
+      line(currentStep);
+    },
     stop: () => clearInterval(timer)
   };
 }
+var clockOf = (iso) => (/T(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? printable(iso)) + " UTC";
 
 // src/commands/context.ts
 var printJson = (context, value) => context.stdout.write(`${JSON.stringify(value, null, 2)}
 `);
-var plainProgress = (context, flags) => flags["no-progress"] === true || !["", "0", "false"].includes((context.env.CI ?? "").trim().toLowerCase());
+var inCi = (context) => !["", "0", "false"].includes((context.env.CI ?? "").trim().toLowerCase());
+var plainProgress = (context, flags) => flags["no-progress"] === true || inCi(context);
+function waitStableOption(context, flags) {
+  if (flags["wait-stable"] === true && flags["no-wait-stable"] === true)
+    throw new CliError("--wait-stable and --no-wait-stable contradict each other: give one", EXIT.usage);
+  if (flags["wait-stable"] === true) return true;
+  if (flags["no-wait-stable"] === true) return false;
+  return inCi(context);
+}
 
 // src/commands/deploy.ts
 var DEFAULT_TIMEOUT = "15m";
 function dashboardLinks(baseUrl, stack) {
   const name = encodeURIComponent(stack);
   return { stack: `${baseUrl}/stacks/${name}`, history: `${baseUrl}/history?stack=${name}` };
+}
+var MAX_SETTLE_SECONDS = 600;
+function settleSecondsOption(flags) {
+  const text = flags["settle-seconds"];
+  if (typeof text !== "string") return void 0;
+  const seconds = /^\d{1,3}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(seconds <= MAX_SETTLE_SECONDS))
+    throw new CliError(
+      `--settle-seconds must be a whole number of seconds from 0 to ${MAX_SETTLE_SECONDS} (got '${printable(text)}')`,
+      EXIT.usage
+    );
+  return seconds;
 }
 var timeoutOption = (flags) => {
   const text = typeof flags.timeout === "string" ? flags.timeout : DEFAULT_TIMEOUT;
@@ -635,6 +799,8 @@ async function deployCommand(context, stack, flags) {
   const action = parseAction(typeof flags.action === "string" ? flags.action : "pull-redeploy");
   context.known.action = action;
   const timeout = timeoutOption(flags);
+  const settleSeconds = settleSecondsOption(flags);
+  const waitStable = waitStableOption(context, flags);
   const { key } = idempotencyKeyOf({
     flag: typeof flags["idempotency-key"] === "string" ? flags["idempotency-key"] : void 0,
     newRun: flags["new-run"] === true,
@@ -646,7 +812,8 @@ async function deployCommand(context, stack, flags) {
   const progress = createProgress({
     stream: context.stderr,
     what: `${stack} \xB7 ${action}`,
-    plain: plainProgress(context, flags)
+    plain: plainProgress(context, flags),
+    quiet: flags.quiet === true
   });
   let result;
   try {
@@ -658,6 +825,8 @@ async function deployCommand(context, stack, flags) {
       progress,
       idempotencyKey: key,
       detach: flags.detach === true,
+      settleSeconds,
+      waitStable,
       stop: context.stop,
       onRun: (runId) => {
         context.known.runId = runId;
@@ -674,6 +843,7 @@ function report(context, result, { took, timeout }) {
   const exitCode2 = {
     succeeded: EXIT.success,
     failed: EXIT.failed,
+    unstable: EXIT.failed,
     timeout: EXIT.timeout,
     detached: result.stoppedBy ? EXIT[result.stoppedBy] : EXIT.success
   }[result.outcome];
@@ -706,6 +876,18 @@ ${url}
 ${result.message}
 ${url}
 `);
+      if (result.settle?.state === "stable") stdout.write("It stayed up: stable.\n");
+      else if (result.settle?.state === "watching")
+        stderr.write(
+          `Stackgate watches whether it stays up until ${result.settle.until}: stackgate wait ${runId} --wait-stable
+`
+        );
+      break;
+    case "unstable":
+      stderr.write(`Unstable after ${took}: ${what}${run}
+${result.message}
+${url}
+`);
       break;
     case "failed":
       stderr.write(`Failed after ${took}: ${what}${run}
@@ -715,7 +897,9 @@ ${url}
       break;
     case "timeout":
       stderr.write(
-        `Timed out after ${timeout}: ${what} is still running in Stackgate${run}.
+        result.settle?.state === "watching" ? `Timed out after ${timeout}: ${what} succeeded${run}; Stackgate still watches whether it stays up, until ${result.settle.until}.
+Follow it at ${url}
+` : `Timed out after ${timeout}: ${what} is still running in Stackgate${run}.
 Follow it at ${url}
 `
       );
@@ -929,11 +1113,13 @@ async function waitCommand(context, runId, flags) {
     );
   context.known.runId = runId;
   const timeout = timeoutOption(flags);
+  const waitStable = waitStableOption(context, flags);
   const startedAt = Date.now();
   const progress = createProgress({
     stream: context.stderr,
     what: `run ${runId}`,
-    plain: plainProgress(context, flags)
+    plain: plainProgress(context, flags),
+    quiet: flags.quiet === true
   });
   let result;
   try {
@@ -941,7 +1127,8 @@ async function waitCommand(context, runId, flags) {
       api: context.api,
       timeoutMs: timeout.ms,
       progress,
-      stop: context.stop
+      stop: context.stop,
+      waitStable
     });
   } finally {
     progress.stop();
@@ -990,8 +1177,9 @@ var CONNECTION = `Connection (every command):
   -h, --help         This help`;
 var EXIT_CODES = `Exit codes:
   0    success (with --detach: the run was accepted)
-  1    the deploy failed (Komodo's reason is printed), a scan gate found findings,
-       or Stackgate could not be reached (a wrong STACKGATE_URL fails within seconds)
+  1    the deploy failed (Komodo's reason is printed), it did not stay up (unstable, with
+       --wait-stable), a scan gate found findings, or Stackgate could not be reached (a
+       wrong STACKGATE_URL fails within seconds)
   2    usage error, no such stack, or Stackgate refused the key (401) or the action (403);
        nothing was deployed
   3    the deploy did not finish within --timeout (it goes on in Stackgate)
@@ -1000,8 +1188,9 @@ var HELP = {
   main: `stackgate \u2014 deploy Komodo stacks through Stackgate from a terminal or a CI pipeline
 
 Usage:
-  stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--detach] [--new-run] [--json]
-  stackgate wait <run-id> [--timeout 15m] [--json]
+  stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--[no-]wait-stable] [--quiet]
+                   [--detach] [--new-run] [--json]
+  stackgate wait <run-id> [--timeout 15m] [--[no-]wait-stable] [--quiet] [--json]
   stackgate stacks [--json]
   stackgate history [--stack S] [--limit N] [--json]
   stackgate scans [--stack S] [--image I] [--fail-on critical|high] [--scan-wait 2m] [--json]
@@ -1024,14 +1213,23 @@ Docs: docs/ci.md in the Stackgate repository (GitHub Action, GitLab CI template,
   deploy: `stackgate deploy <stack> \u2014 run pull, redeploy or pull-redeploy on a stack and wait for the outcome
 
 Usage:
-  stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--detach] [--new-run] [--json]
+  stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--[no-]wait-stable]
+                   [--settle-seconds N] [--quiet] [--detach] [--new-run] [--json]
 
   <stack>            The stack's name as Komodo and Stackgate show it (see 'stackgate stacks')
   --action ACTION    pull           pull the stack's images; nothing restarts
                      redeploy       take the stack down, then deploy it again
                      pull-redeploy  pull, then redeploy (default)
-  --timeout T        How long to wait for the outcome: 90s, 15m, 1h (default 15m). On a
-                     timeout the deploy goes on in Stackgate; the command exits 3.
+  --timeout T        How long to wait for the outcome: 90s, 15m, 1h (default 15m), the settle
+                     window included. On a timeout the deploy goes on in Stackgate; exit 3.
+  --wait-stable      After a successful redeploy, keep following while Stackgate watches the
+                     stack's services (its settle window, SETTLE_SECONDS: 60 s by default), and
+                     exit 1 when they did not stay up ("web restarted 3 times"), 0 when stable.
+                     The default when CI is set; --no-wait-stable ends when Komodo finished.
+                     A pull, a failed deploy or a window of 0 s ends when Komodo finished.
+  --settle-seconds N How long Stackgate watches the services after this redeploy, 0 to 600
+                     (0: not watched); default Stackgate's SETTLE_SECONDS.
+  -q, --quiet        Each of Komodo's stages by name and result only, without its output.
   --detach           Print the run's id (stdout) and address (stderr) once Stackgate accepted
                      it, and exit 0; 'stackgate wait <run-id>' follows it later.
   --idempotency-key K  The deploy's idempotency key (default $STACKGATE_IDEMPOTENCY_KEY; in
@@ -1052,14 +1250,19 @@ a TLS error, a web page or a 404 where the API should be. It then follows the ru
 Stackgate's live event stream, reconnecting when a proxy cuts it, and reads the run now and
 then, so a proxy's read time limit (nginx's 60 s, Cloudflare's 100 s) never ends the wait.
 Progress goes to stderr: one redrawn line on a terminal (current step, elapsed time), plain
-timestamped lines in CI logs. Ctrl-C (or SIGTERM) prints "stopped following run <id>; it goes
+timestamped lines in CI logs; each of Komodo's stages (Compose Pull, Compose Up, ...) as it
+ends, with its command and output (read from the run's log, so none is missed or printed
+twice when the stream is cut). Ctrl-C (or SIGTERM) prints "stopped following run <id>; it goes
 on: <address>" and exits 130 (143); the deploy goes on. The outcome goes to stdout; with
 --json, one object:
-  {"outcome":"succeeded|failed|timeout|detached|refused","success":true,"message":"...",
-   "stack":"web","action":"pull-redeploy","runId":"...","startedAt":"...","finishedAt":"...",
-   "url":"...","attached":true}
-("attached": an earlier attempt of the job had started the run; errors carry "exitCode" and
-what was known: stack, action, runId, url.)
+  {"outcome":"succeeded|failed|unstable|timeout|detached|refused","success":true,
+   "message":"...","stack":"web","action":"pull-redeploy","runId":"...","startedAt":"...",
+   "finishedAt":"...","url":"...","attached":true,
+   "settle":{"state":"stable","reason":null,"until":"..."},
+   "failedStage":{"stage":"Compose Up","command":"...","stdout":"...","stderr":"...","success":false}}
+("attached": an earlier attempt of the job had started the run; "settle": whether it stayed
+up, where known; "failedStage": the stage that failed a failed deploy; errors carry
+"exitCode" and what was known: stack, action, runId, url.)
 
 The API key needs the right to run that action on that stack (a scoped key: the stack and the
 action). It follows the runs it started whatever its scope's reads.
@@ -1070,13 +1273,17 @@ ${EXIT_CODES}`,
   wait: `stackgate wait <run-id> \u2014 follow a run to its end (one 'stackgate deploy --detach' started)
 
 Usage:
-  stackgate wait <run-id> [--timeout 15m] [--no-progress] [--json]
+  stackgate wait <run-id> [--timeout 15m] [--[no-]wait-stable] [--quiet] [--no-progress] [--json]
 
   <run-id>           The run's id, as 'deploy --detach' or 'deploy --json' printed it
   --timeout T        How long to wait for the outcome (default 15m); then exit 3
+  --wait-stable      Follow a successful redeploy until its settle window ends, as deploy does
+                     (the default when CI is set; --no-wait-stable: end when Komodo finished)
+  -q, --quiet        Each stage by name and result only
 
-Prints the run's outcome as 'stackgate deploy' does, with the same exit codes (0 succeeded,
-1 failed, 3 timed out, 130/143 stopped). An unknown run, or one the key may not follow, exits 2.
+Prints the run's stages so far (from its log), then each as it ends, and its outcome as
+'stackgate deploy' does, with the same exit codes (0 succeeded, 1 failed or unstable,
+3 timed out, 130/143 stopped). An unknown run, or one the key may not follow, exits 2.
 
 ${CONNECTION}
 
@@ -1138,6 +1345,12 @@ var CONNECTION_FLAGS = {
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" }
 };
+var FOLLOW_FLAGS = {
+  "no-progress": { type: "boolean" },
+  quiet: { type: "boolean", short: "q" },
+  "wait-stable": { type: "boolean" },
+  "no-wait-stable": { type: "boolean" }
+};
 var COMMAND_FLAGS = {
   deploy: {
     action: { type: "string" },
@@ -1145,9 +1358,10 @@ var COMMAND_FLAGS = {
     "idempotency-key": { type: "string" },
     "new-run": { type: "boolean" },
     detach: { type: "boolean" },
-    "no-progress": { type: "boolean" }
+    "settle-seconds": { type: "string" },
+    ...FOLLOW_FLAGS
   },
-  wait: { timeout: { type: "string" }, "no-progress": { type: "boolean" } },
+  wait: { timeout: { type: "string" }, ...FOLLOW_FLAGS },
   stacks: {},
   history: { stack: { type: "string" }, limit: { type: "string" } },
   scans: {

@@ -9,8 +9,10 @@ import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dashboardLinks } from "./commands/deploy.ts";
+import type { RunSettle } from "./deploy.ts";
 import { formatElapsed } from "./duration.ts";
 import { EXIT, type Outcome, outcomeOf, type StopSignal } from "./exit.ts";
+import { type RunStage, stageOutput } from "./stages.ts";
 
 const cliPath = fileURLToPath(new URL("./stackgate.mjs", import.meta.url));
 
@@ -84,9 +86,13 @@ interface StepOutcome {
   message: string;
   runId: string;
   title: string;
+  /** Whether the deploy stayed up, as the CLI knew it. */
+  settle?: RunSettle;
+  /** The stage that failed a failed deploy, with its output. */
+  failedStage?: RunStage;
 }
 
-const OUTCOMES: readonly string[] = ["succeeded", "failed", "timeout", "detached", "refused"];
+const OUTCOMES: readonly string[] = ["succeeded", "failed", "unstable", "timeout", "detached", "refused"];
 const outcomeIn = (json: { outcome?: unknown }, exitCode: number): Outcome =>
   typeof json.outcome === "string" && OUTCOMES.includes(json.outcome)
     ? (json.outcome as Outcome)
@@ -98,6 +104,8 @@ async function main(): Promise<number> {
   const action = input("action") || "pull-redeploy";
   const timeout = input("timeout") || "15m";
   const failOn = input("fail-on");
+  const waitStable = input("wait-stable").toLowerCase();
+  const settleSeconds = input("settle-seconds");
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith("INPUT_")) delete env[name];
   if (input("url")) env.STACKGATE_URL = input("url");
@@ -112,16 +120,19 @@ async function main(): Promise<number> {
     runId: "",
     title: `${stack} not deployed: stopped`,
   });
+  const refused = (message: string): StepOutcome => ({
+    exitCode: EXIT.usage,
+    outcome: "refused",
+    success: false,
+    message,
+    runId: "",
+    title: "",
+  });
   let outcome: StepOutcome;
   if (!stack) {
-    outcome = {
-      exitCode: EXIT.usage,
-      outcome: "refused",
-      success: false,
-      message: "The input 'stack' is required",
-      runId: "",
-      title: "",
-    };
+    outcome = refused("The input 'stack' is required");
+  } else if (!["", "true", "false"].includes(waitStable)) {
+    outcome = refused(`The input 'wait-stable' must be true or false (got '${waitStable}')`);
   } else {
     outcome = {
       exitCode: EXIT.success,
@@ -151,7 +162,10 @@ async function main(): Promise<number> {
     if (outcome.success && stoppedBy)
       outcome = stopped(stoppedBy, "Stopped before deploying; nothing was deployed");
     if (outcome.success) {
-      const run = await runCli(["deploy", stack, "--action", action, "--timeout", timeout], env);
+      const args = ["deploy", stack, "--action", action, "--timeout", timeout];
+      args.push(waitStable === "false" ? "--no-wait-stable" : "--wait-stable");
+      if (settleSeconds) args.push("--settle-seconds", settleSeconds);
+      const run = await runCli(args, env);
       const ended = outcomeIn(run.json, run.exitCode);
       outcome = {
         exitCode: run.exitCode,
@@ -160,6 +174,8 @@ async function main(): Promise<number> {
         message: String(run.json.message ?? ""),
         runId: String(run.json.runId ?? ""),
         title: `${stack} · ${action} ${ended}`,
+        settle: run.json.settle,
+        failedStage: run.json.failedStage,
       };
     }
   }
@@ -184,6 +200,7 @@ const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, " ");
 const ICONS: Record<Outcome, string> = {
   succeeded: "✅",
   failed: "❌",
+  unstable: "⚠️",
   refused: "❌",
   timeout: "⏱️",
   detached: "⏹️",
@@ -201,7 +218,9 @@ function writeSummary(summary: StepOutcome & { stack: string; baseUrl: string; t
     `| Message | ${cell(summary.message)} |`,
   ];
   if (summary.runId) lines.push(`| Run | \`${cell(summary.runId)}\` |`);
+  if (summary.settle) lines.push(`| Stayed up | ${cell(settleText(summary.settle))} |`);
   lines.push(`| Took | ${summary.took} |`, "");
+  if (summary.failedStage) lines.push(...stageSection(summary.failedStage));
   if (summary.stack && summary.baseUrl) {
     const links = dashboardLinks(summary.baseUrl, summary.stack);
     lines.push(
@@ -212,4 +231,34 @@ function writeSummary(summary: StepOutcome & { stack: string; baseUrl: string; t
   appendFileSync(file, `${lines.join("\n")}\n`);
 }
 
+/** A settle verdict in words: `unstable: web restarted 3 times`. */
+function settleText({ state, reason, until }: RunSettle): string {
+  if (state === "watching") return `still watched until ${until}`;
+  return reason ? `${state}: ${reason}` : state;
+}
+
+/** The most of one stream of a stage's output the summary shows: its end, where compose says what failed. */
+const SUMMARY_OUTPUT_CHARS = 30_000;
+
+/** HTML-escaped text for a `<pre>` block. */
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** The failed stage of a failed deploy, with its command and output (stderr, then stdout), open. */
+function stageSection(stage: RunStage): string[] {
+  const lines = [`<details open><summary>Failed stage: ${escapeHtml(stage.stage)}</summary>`, ""];
+  if (stage.command) lines.push(`<pre>$ ${escapeHtml(stage.command)}</pre>`, "");
+  for (const [name, text] of [
+    ["stderr", stage.stderr],
+    ["stdout", stage.stdout],
+  ] as const) {
+    let output = stageOutput(text);
+    if (!output) continue;
+    if (output.length > SUMMARY_OUTPUT_CHARS) output = `…${output.slice(-SUMMARY_OUTPUT_CHARS)}`;
+    lines.push(`${name}:`, "", `<pre>${escapeHtml(output)}</pre>`, "");
+  }
+  lines.push("</details>", "");
+  return lines;
+}
+
+// Last, once every constant above is defined.
 process.exitCode = await main();

@@ -25,6 +25,14 @@ const CONNECTION_FLAGS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
+/** How a run is followed, by `deploy` and `wait` alike. */
+const FOLLOW_FLAGS = {
+  "no-progress": { type: "boolean" },
+  quiet: { type: "boolean", short: "q" },
+  "wait-stable": { type: "boolean" },
+  "no-wait-stable": { type: "boolean" },
+} as const;
+
 const COMMAND_FLAGS: Record<string, NonNullable<ParseArgsConfig["options"]>> = {
   deploy: {
     action: { type: "string" },
@@ -32,9 +40,10 @@ const COMMAND_FLAGS: Record<string, NonNullable<ParseArgsConfig["options"]>> = {
     "idempotency-key": { type: "string" },
     "new-run": { type: "boolean" },
     detach: { type: "boolean" },
-    "no-progress": { type: "boolean" },
+    "settle-seconds": { type: "string" },
+    ...FOLLOW_FLAGS,
   },
-  wait: { timeout: { type: "string" }, "no-progress": { type: "boolean" } },
+  wait: { timeout: { type: "string" }, ...FOLLOW_FLAGS },
   stacks: {},
   history: { stack: { type: "string" }, limit: { type: "string" } },
   scans: {

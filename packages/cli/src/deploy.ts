@@ -11,6 +11,7 @@ import {
 } from "./http.ts";
 import { nearestNames } from "./nearest.ts";
 import type { Progress } from "./progress.ts";
+import { createStageLog, failedStage, type RunStage } from "./stages.ts";
 
 export const DEPLOY_ACTIONS = ["pull", "redeploy", "pull-redeploy"] as const;
 export type DeployAction = (typeof DEPLOY_ACTIONS)[number];
@@ -30,6 +31,17 @@ export interface DeployResult {
   attached?: boolean;
   /** The signal that stopped the command (outcome `detached`). */
   stoppedBy?: StopSignal;
+  /** Whether the deploy stayed up, as far as known when the command ended. */
+  settle?: RunSettle;
+  /** The Komodo stage that failed a failed run, with its output. */
+  failedStage?: RunStage;
+}
+
+/** Whether a deploy stayed up: its services watched for a while after it succeeded. */
+export interface RunSettle {
+  state: "watching" | "stable" | "unstable" | "skipped";
+  reason: string | null;
+  until: string | null;
 }
 
 interface RunView {
@@ -41,6 +53,7 @@ interface RunView {
   message?: string;
   startedAt?: string;
   finishedAt?: string;
+  settle?: RunSettle | null;
 }
 
 export interface FollowOptions {
@@ -51,6 +64,8 @@ export interface FollowOptions {
   stop?: AbortSignal;
   /** How often the run is read while the event stream is down; default 2 s (10 s while it is up). */
   pollIntervalMs?: number;
+  /** After a successful run, follow its settle window to its end (stable or unstable). */
+  waitStable?: boolean;
   now?: () => number;
 }
 
@@ -60,6 +75,8 @@ export interface DeployOptions extends FollowOptions {
   idempotencyKey: string;
   /** Return once Stackgate accepted the run, without following it. */
   detach?: boolean;
+  /** How long Stackgate watches the services after a successful redeploy; default its SETTLE_SECONDS. */
+  settleSeconds?: number;
   /** Told the run's id as soon as Stackgate accepted it. */
   onRun?: (runId: string) => void;
 }
@@ -96,7 +113,11 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   let answer: Answer;
   try {
     answer = await api.call("POST", "/api/v0/deploy", {
-      body: { stack, action },
+      body: {
+        stack,
+        action,
+        ...(options.settleSeconds === undefined ? {} : { settleSeconds: options.settleSeconds }),
+      },
       headers: { prefer: "respond-async", "idempotency-key": options.idempotencyKey },
       retryUntil: deadline,
       beforeRun: true,
@@ -164,25 +185,39 @@ export async function waitForRun(runId: string, options: FollowOptions): Promise
     runId: run.id,
     startedAt: run.startedAt,
   };
-  if (typeof run.success === "boolean") return resultOf(known, run, stop);
+  if (typeof run.success === "boolean" && !settling(run, options.waitStable)) {
+    // Its stages, read once: there is nothing left to follow.
+    const log = createStageLog(api, run.id, (stage) => options.progress.stage(stage), stop);
+    await log.sync();
+    return resultOf(known, { end: { kind: "finished", run }, stages: log.stages }, stop);
+  }
   options.progress.started(run.id, `following the run started at ${run.startedAt}`);
   if (run.step) options.progress.step(run.step);
   return resultOf(known, await followRun(api, run.id, { ...options, deadline }), stop);
 }
 
+/** Whether a run's settle window is still open and is to be followed. */
+const settling = (run: RunView, waitStable: boolean | undefined) =>
+  waitStable === true && run.success === true && run.settle?.state === "watching";
+
 function resultOf(
   known: Omit<DeployResult, "outcome" | "success" | "message">,
-  end: RunView | "timeout" | "stopped",
+  { end, stages }: Followed,
   stop: AbortSignal | undefined,
 ): DeployResult {
-  if (end === "timeout")
+  if (end.kind === "timeout") {
+    const until = end.finished?.settle?.until;
     return {
       ...known,
       outcome: "timeout",
       success: false,
-      message: `The run did not finish within the time limit; it goes on in Stackgate (run ${known.runId})`,
+      ...(end.finished?.settle ? { settle: end.finished.settle, finishedAt: end.finished.finishedAt } : {}),
+      message: end.finished
+        ? `The deploy succeeded, but whether it stays up was not known within the time limit: Stackgate watches it until ${until} (run ${known.runId})`
+        : `The run did not finish within the time limit; it goes on in Stackgate (run ${known.runId})`,
     };
-  if (end === "stopped")
+  }
+  if (end.kind === "stopped")
     return {
       ...known,
       outcome: "detached",
@@ -190,12 +225,20 @@ function resultOf(
       message: `Stopped following run ${known.runId}; it goes on in Stackgate`,
       stoppedBy: stopSignalOf(stop),
     };
+  const { run } = end;
+  const settle = run.settle ?? undefined;
+  const unstable = run.success === true && settle?.state === "unstable";
+  const failed = run.success === true ? undefined : failedStage(stages);
   return {
     ...known,
-    outcome: end.success ? "succeeded" : "failed",
-    success: end.success === true,
-    message: printable(end.message ?? ""),
-    finishedAt: end.finishedAt,
+    outcome: unstable ? "unstable" : run.success ? "succeeded" : "failed",
+    success: run.success === true && !unstable,
+    message: unstable
+      ? `Deployed, then unstable: ${printable(settle?.reason ?? "its services did not stay up")}`
+      : printable(run.message ?? ""),
+    finishedAt: run.finishedAt,
+    ...(settle ? { settle } : {}),
+    ...(failed ? { failedStage: failed } : {}),
   };
 }
 
@@ -241,24 +284,47 @@ async function stackNames(api: Api, stop: AbortSignal | undefined): Promise<stri
   return answer.json.stacks.map((entry: { name: unknown }) => String(entry.name));
 }
 
+/** How following a run ended. */
+type FollowEnd =
+  | { kind: "finished"; run: RunView }
+  /** `finished`: the run had succeeded, and its settle window was still open. */
+  | { kind: "timeout"; finished?: RunView }
+  | { kind: "stopped" };
+
+interface Followed {
+  end: FollowEnd;
+  /** The run's stages, as printed. */
+  stages: RunStage[];
+}
+
 /**
- * Follows one run until it has finished (resolves with it), the deadline passes ("timeout") or
- * `stop` aborts ("stopped"). The event stream brings the end and the steps at once and is reopened
- * whenever it drops; the run is also read now and then (often while the stream is down), so
- * nothing is lost between two streams.
+ * Follows one run until it has finished (with `waitStable`, until its settle window ended too), the
+ * deadline passes or `stop` aborts. The event stream brings the steps, the stages' output, the end
+ * and the settle verdict at once, and is reopened whenever it drops; the run is also read now and
+ * then (often while the stream is down), so nothing is lost between two streams. The stages are
+ * printed each once, in order, from the run's log (`createStageLog`).
  */
-function followRun(
+async function followRun(
   api: Api,
   runId: string,
-  { deadline, progress, stop, pollIntervalMs = 2_000 }: FollowOptions & { deadline: number },
-): Promise<RunView | "timeout" | "stopped"> {
+  {
+    deadline,
+    progress,
+    stop,
+    pollIntervalMs = 2_000,
+    waitStable = false,
+  }: FollowOptions & { deadline: number },
+): Promise<Followed> {
   const ending = new AbortController();
   const { signal } = ending;
+  const stageLog = createStageLog(api, runId, (stage) => progress.stage(stage), signal);
   let streamUp = false;
   let wakePoll: (() => void) | undefined;
   const pollNow = () => wakePoll?.();
+  /** The run, once it succeeded while its settle window is still open. */
+  let succeeded: RunView | undefined;
 
-  return new Promise<RunView | "timeout" | "stopped">((resolve, reject) => {
+  const end = await new Promise<FollowEnd>((resolve, reject) => {
     const end = (outcome: () => void) => {
       if (signal.aborted) return;
       ending.abort();
@@ -267,14 +333,42 @@ function followRun(
       pollNow();
       outcome();
     };
-    const deadlineTimer = setTimeout(() => end(() => resolve("timeout")), Math.max(0, deadline - Date.now()));
-    const onStop = () => end(() => resolve("stopped"));
+    const deadlineTimer = setTimeout(
+      () => end(() => resolve({ kind: "timeout", finished: succeeded })),
+      Math.max(0, deadline - Date.now()),
+    );
+    const onStop = () => end(() => resolve({ kind: "stopped" }));
     if (stop?.aborted) onStop();
     stop?.addEventListener("abort", onStop, { once: true });
+    // What is printed keeps the order of the events: a stage read from the log before the next step,
+    // every stage before the settle line and the outcome.
+    let printed = Promise.resolve();
+    const inOrder = (print: () => unknown) => {
+      printed = printed
+        .then(() => (signal.aborted ? undefined : print()))
+        .then(
+          () => undefined,
+          () => undefined,
+        );
+    };
+    let finishing = false;
     const inspect = (run: unknown) => {
       if (!isRun(run) || run.id !== runId) return;
-      if (typeof run.success === "boolean") end(() => resolve(run));
-      else if (typeof run.step === "string" && run.step) progress.step(run.step);
+      if (typeof run.success === "boolean") {
+        if (settling(run, waitStable)) {
+          if (succeeded) return;
+          succeeded = run;
+          inOrder(() => stageLog.sync());
+          inOrder(() => progress.settling(String(run.settle?.until)));
+        } else if (!finishing) {
+          finishing = true;
+          inOrder(() => stageLog.sync());
+          inOrder(() => end(() => resolve({ kind: "finished", run })));
+        }
+      } else if (typeof run.step === "string" && run.step) {
+        const { step } = run;
+        inOrder(() => progress.step(step));
+      }
     };
 
     async function followStream() {
@@ -294,15 +388,17 @@ function followRun(
             throw new Error(`it answered ${response.status}`);
           }
           for await (const event of eventPayloads(response.body)) {
-            if (isObject(event) && event.type === "subscribed") {
+            if (!isObject(event)) continue;
+            if (event.type === "subscribed") {
               streamUp = true;
               failures = 0;
-              // Whatever happened while no stream was open is read from the run itself.
+              // Whatever happened while no stream was open is read from the run and its log.
               pollNow();
+              void stageLog.sync();
               if (Array.isArray(event.running)) event.running.forEach(inspect);
-            } else if (isObject(event)) {
-              inspect(event.run);
-            }
+            } else if (event.type === "log") {
+              if (event.runId === runId) inOrder(() => stageLog.heard(event.stages));
+            } else inspect(event.run);
           }
           reason = "it closed";
         } catch (error) {
@@ -326,8 +422,11 @@ function followRun(
           })
           .catch(() => undefined);
         if (signal.aborted) return;
-        if (answer?.status === 200) inspect(answer.json?.run ?? answer.json);
-        else if (answer?.status === 401 || answer?.status === 403)
+        if (answer?.status === 200) {
+          // Without a stream, the stages logged since the last read are read here.
+          if (!streamUp) void stageLog.sync();
+          inspect(answer.json?.run ?? answer.json);
+        } else if (answer?.status === 401 || answer?.status === 403)
           throw unexpectedAnswer(answer, `read the run ${runId}`);
         await new Promise<void>((wake) => {
           const timer = setTimeout(wake, streamUp ? Math.max(pollIntervalMs, 10_000) : pollIntervalMs);
@@ -343,6 +442,7 @@ function followRun(
     followStream().catch(fail);
     pollRun().catch(fail);
   });
+  return { end, stages: stageLog.stages };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -1,7 +1,7 @@
 /** The exit codes every command keeps; docs/ci.md and each --help list them. */
 export const EXIT = {
   success: 0,
-  /** The deploy failed (Komodo's reason is printed), or a scan gate found findings. */
+  /** The deploy failed (Komodo's reason is printed), did not stay up (unstable), or a scan gate found findings. */
   failed: 1,
   /** A usage error, or Stackgate refused the key (401) or the action (403). */
   usage: 2,
@@ -14,8 +14,11 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** How a command ended, as `--json` and the GitHub Action's `outcome` output name it. */
-export type Outcome = "succeeded" | "failed" | "timeout" | "detached" | "refused";
+/**
+ * How a command ended, as `--json` and the GitHub Action's `outcome` output name it. `unstable`: the
+ * deploy succeeded, then its services did not stay up within the settle window (exit 1).
+ */
+export type Outcome = "succeeded" | "failed" | "unstable" | "timeout" | "detached" | "refused";
 
 /** The outcome an exit code stands for, where the command printed none of its own. */
 export const outcomeOf = (exitCode: number): Outcome =>

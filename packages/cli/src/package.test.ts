@@ -88,7 +88,16 @@ test("action.yml runs the committed entry point on node24 with the documented in
   const action = parse(readFileSync(join(repo, "action.yml"), "utf8"));
   expect(action.runs).toEqual({ using: "node24", main: "packages/cli/bundle/action.mjs" });
   expect(existsSync(join(repo, action.runs.main))).toBe(true);
-  expect(Object.keys(action.inputs)).toEqual(["stack", "action", "url", "api-key", "timeout", "fail-on"]);
+  expect(Object.keys(action.inputs)).toEqual([
+    "stack",
+    "action",
+    "url",
+    "api-key",
+    "timeout",
+    "fail-on",
+    "wait-stable",
+    "settle-seconds",
+  ]);
   expect(action.inputs.stack.required).toBe(true);
   expect(Object.keys(action.outputs)).toEqual(["outcome", "run-id", "success", "message"]);
   // The entry point reads each input the way the runner passes it.

@@ -1,5 +1,6 @@
 import { formatElapsed } from "./duration.ts";
 import { printable } from "./exit.ts";
+import { type RunStage, stageLines } from "./stages.ts";
 
 /** How each of Komodo's steps reads in the progress line; other step names are shown as they come. */
 const STEP_LABELS: Record<string, string> = {
@@ -14,6 +15,10 @@ export interface Progress {
   /** The run was accepted by Stackgate; `how` says more than "started" (an earlier attempt's run). */
   started(runId: string, how?: string): void;
   step(step: string): void;
+  /** A stage of Komodo's with its output (only its name and result when quiet). */
+  stage(stage: RunStage): void;
+  /** The deploy succeeded; Stackgate watches whether it stays up until `until` (ISO 8601). */
+  settling(until: string): void;
   /** Something worth a line of its own (a retry, a reconnect). */
   note(text: string): void;
   /** Stops redrawing; the caller prints the outcome next. */
@@ -25,6 +30,8 @@ export interface ProgressOptions {
   what: string;
   /** Plain lines even on a terminal (`CI` set, or --no-progress). */
   plain?: boolean;
+  /** Stages by name and result only, without their command and output (--quiet). */
+  quiet?: boolean;
   /** Default Date.now. */
   now?: () => number;
   /** On a plain (non-TTY) output, a "still running" line this often; default 30 s. */
@@ -40,6 +47,7 @@ export function createProgress({
   stream,
   what,
   plain = false,
+  quiet = false,
   now = Date.now,
   heartbeatMs = 30_000,
 }: ProgressOptions): Progress {
@@ -47,6 +55,7 @@ export function createProgress({
   let currentStep: string | undefined;
   const elapsed = () => formatElapsed(now() - startedAt);
   const stepText = () => (currentStep ? stepLabel(currentStep) : "waiting for Komodo");
+  const settleText = (until: string) => `deployed; watching whether it stays up until ${clockOf(until)}`;
 
   // Nothing is drawn, and nothing said of Komodo, before a run exists.
   let timer: NodeJS.Timeout | undefined;
@@ -72,6 +81,15 @@ export function createProgress({
         stream.write(`${text}\n`);
         draw();
       },
+      stage(stage) {
+        clear();
+        stream.write(`${stageLines(stage, { quiet }).join("\n")}\n`);
+        draw();
+      },
+      settling(until) {
+        currentStep = settleText(until);
+        draw();
+      },
       stop() {
         clear();
         clearInterval(timer);
@@ -92,6 +110,14 @@ export function createProgress({
       line(`step: ${stepLabel(step)}`);
     },
     note: line,
+    stage: (stage) => line(stageLines(stage, { quiet }).join("\n")),
+    settling(until) {
+      currentStep = settleText(until);
+      line(currentStep);
+    },
     stop: () => clearInterval(timer),
   };
 }
+
+/** The time of an ISO 8601 instant, as CI logs show times: `10:15:41 UTC`. */
+const clockOf = (iso: string) => (/T(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? printable(iso)) + " UTC";

@@ -1,3 +1,4 @@
+import { CliError, EXIT } from "../exit.ts";
 import type { Api } from "../http.ts";
 
 export interface Output {
@@ -31,6 +32,19 @@ export type Flags = Record<string, string | boolean | undefined>;
 export const printJson = (context: CommandContext, value: unknown) =>
   context.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
+/** Whether this runs in CI: `CI` set to anything but empty, 0 or false. */
+const inCi = (context: CommandContext) =>
+  !["", "0", "false"].includes((context.env.CI ?? "").trim().toLowerCase());
+
 /** Whether progress is plain lines even on a terminal: in CI (`CI` set) or with --no-progress. */
 export const plainProgress = (context: CommandContext, flags: Flags) =>
-  flags["no-progress"] === true || !["", "0", "false"].includes((context.env.CI ?? "").trim().toLowerCase());
+  flags["no-progress"] === true || inCi(context);
+
+/** Whether to follow a successful deploy until its settle window ends: --wait-stable, by default in CI. */
+export function waitStableOption(context: CommandContext, flags: Flags): boolean {
+  if (flags["wait-stable"] === true && flags["no-wait-stable"] === true)
+    throw new CliError("--wait-stable and --no-wait-stable contradict each other: give one", EXIT.usage);
+  if (flags["wait-stable"] === true) return true;
+  if (flags["no-wait-stable"] === true) return false;
+  return inCi(context);
+}

@@ -1,9 +1,9 @@
 import { type DeployResult, deploy, parseAction } from "../deploy.ts";
 import { durationOption, formatElapsed } from "../duration.ts";
-import { CliError, EXIT } from "../exit.ts";
+import { CliError, EXIT, printable } from "../exit.ts";
 import { idempotencyKeyOf } from "../idempotency.ts";
 import { createProgress } from "../progress.ts";
-import { type CommandContext, type Flags, plainProgress, printJson } from "./context.ts";
+import { type CommandContext, type Flags, plainProgress, printJson, waitStableOption } from "./context.ts";
 
 export const DEFAULT_TIMEOUT = "15m";
 
@@ -11,6 +11,22 @@ export const DEFAULT_TIMEOUT = "15m";
 export function dashboardLinks(baseUrl: string, stack: string) {
   const name = encodeURIComponent(stack);
   return { stack: `${baseUrl}/stacks/${name}`, history: `${baseUrl}/history?stack=${name}` };
+}
+
+/** The most `--settle-seconds` may ask, as Stackgate's API allows. */
+const MAX_SETTLE_SECONDS = 600;
+
+/** `--settle-seconds N`: a whole number of seconds, 0 (not watched) to 600; undefined: Stackgate's default. */
+export function settleSecondsOption(flags: Flags): number | undefined {
+  const text = flags["settle-seconds"];
+  if (typeof text !== "string") return undefined;
+  const seconds = /^\d{1,3}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(seconds <= MAX_SETTLE_SECONDS))
+    throw new CliError(
+      `--settle-seconds must be a whole number of seconds from 0 to ${MAX_SETTLE_SECONDS} (got '${printable(text)}')`,
+      EXIT.usage,
+    );
+  return seconds;
 }
 
 export const timeoutOption = (flags: Flags) => {
@@ -25,6 +41,8 @@ export async function deployCommand(context: CommandContext, stack: string | und
   const action = parseAction(typeof flags.action === "string" ? flags.action : "pull-redeploy");
   context.known.action = action;
   const timeout = timeoutOption(flags);
+  const settleSeconds = settleSecondsOption(flags);
+  const waitStable = waitStableOption(context, flags);
   const { key } = idempotencyKeyOf({
     flag: typeof flags["idempotency-key"] === "string" ? flags["idempotency-key"] : undefined,
     newRun: flags["new-run"] === true,
@@ -38,6 +56,7 @@ export async function deployCommand(context: CommandContext, stack: string | und
     stream: context.stderr as NodeJS.WritableStream,
     what: `${stack} · ${action}`,
     plain: plainProgress(context, flags),
+    quiet: flags.quiet === true,
   });
   let result: DeployResult;
   try {
@@ -49,6 +68,8 @@ export async function deployCommand(context: CommandContext, stack: string | und
       progress,
       idempotencyKey: key,
       detach: flags.detach === true,
+      settleSeconds,
+      waitStable,
       stop: context.stop,
       onRun: (runId) => {
         context.known.runId = runId;
@@ -71,6 +92,7 @@ export function report(
   const exitCode = {
     succeeded: EXIT.success,
     failed: EXIT.failed,
+    unstable: EXIT.failed,
     timeout: EXIT.timeout,
     detached: result.stoppedBy ? EXIT[result.stoppedBy] : EXIT.success,
   }[result.outcome];
@@ -98,13 +120,23 @@ export function report(
           "An earlier attempt of this job deployed it (the same idempotency key); --new-run deploys again.\n",
         );
       } else stdout.write(`Succeeded in ${took}: ${what}${run}\n${result.message}\n${url}\n`);
+      if (result.settle?.state === "stable") stdout.write("It stayed up: stable.\n");
+      else if (result.settle?.state === "watching")
+        stderr.write(
+          `Stackgate watches whether it stays up until ${result.settle.until}: stackgate wait ${runId} --wait-stable\n`,
+        );
+      break;
+    case "unstable":
+      stderr.write(`Unstable after ${took}: ${what}${run}\n${result.message}\n${url}\n`);
       break;
     case "failed":
       stderr.write(`Failed after ${took}: ${what}${run}\n${result.message}\n${url}\n`);
       break;
     case "timeout":
       stderr.write(
-        `Timed out after ${timeout}: ${what} is still running in Stackgate${run}.\nFollow it at ${url}\n`,
+        result.settle?.state === "watching"
+          ? `Timed out after ${timeout}: ${what} succeeded${run}; Stackgate still watches whether it stays up, until ${result.settle.until}.\nFollow it at ${url}\n`
+          : `Timed out after ${timeout}: ${what} is still running in Stackgate${run}.\nFollow it at ${url}\n`,
       );
       break;
     case "detached":

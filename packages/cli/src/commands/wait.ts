@@ -2,7 +2,7 @@ import { type DeployResult, waitForRun } from "../deploy.ts";
 import { formatElapsed } from "../duration.ts";
 import { CliError, EXIT } from "../exit.ts";
 import { createProgress } from "../progress.ts";
-import { type CommandContext, type Flags, plainProgress } from "./context.ts";
+import { type CommandContext, type Flags, plainProgress, waitStableOption } from "./context.ts";
 import { report, timeoutOption } from "./deploy.ts";
 
 /** `stackgate wait <run-id>`: follows a run to its end, with deploy's outcomes and exit codes. */
@@ -14,11 +14,13 @@ export async function waitCommand(context: CommandContext, runId: string | undef
     );
   context.known.runId = runId;
   const timeout = timeoutOption(flags);
+  const waitStable = waitStableOption(context, flags);
   const startedAt = Date.now();
   const progress = createProgress({
     stream: context.stderr as NodeJS.WritableStream,
     what: `run ${runId}`,
     plain: plainProgress(context, flags),
+    quiet: flags.quiet === true,
   });
   let result: DeployResult;
   try {
@@ -27,6 +29,7 @@ export async function waitCommand(context: CommandContext, runId: string | undef
       timeoutMs: timeout.ms,
       progress,
       stop: context.stop,
+      waitStable,
     });
   } finally {
     progress.stop();

@@ -107,11 +107,22 @@ export function parseOutputs(text: string): Record<string, string> {
   return outputs;
 }
 
-export async function startCliWorld({ stacks }: { stacks: StackSeed[] }): Promise<CliWorld> {
+export interface CliWorldOptions {
+  stacks: StackSeed[];
+  /**
+   * The backend's environment beside the world's. By default no deploy is watched after it succeeded
+   * (SETTLE_SECONDS 0: a pipeline in CI would wait out the window); a window is read every 0.25 s.
+   */
+  backendEnv?: Record<string, string>;
+}
+
+export async function startCliWorld({ stacks, backendEnv = {} }: CliWorldOptions): Promise<CliWorld> {
   const bundleDir = mkdtempSync(join(tmpdir(), "stackgate-cli-"));
   await bundleCli(bundleDir);
   const komodo = await startKomodoSimulator({ stacks });
-  const app = await startTestBackend({ env: { TRIVY_BIN: standInTrivyPath } });
+  const app = await startTestBackend({
+    env: { TRIVY_BIN: standInTrivyPath, SETTLE_SECONDS: "0", SETTLE_CHECK_SECONDS: "0.25", ...backendEnv },
+  });
   const cookie = await app.signIn();
   const { key } = await app.createApiKey(cookie, "release-pipeline");
   await app.connectKomodo(cookie, komodo);
@@ -257,7 +268,7 @@ export async function startCliWorld({ stacks }: { stacks: StackSeed[] }): Promis
  * The world of a test file: started before its tests, closed after them (failing when a run printed
  * an API key). The answer stands for the started world.
  */
-export function useCliWorld(options: { stacks: StackSeed[] }): CliWorld {
+export function useCliWorld(options: CliWorldOptions): CliWorld {
   let started: CliWorld | undefined;
   beforeAll(async () => {
     started = await startCliWorld(options);
