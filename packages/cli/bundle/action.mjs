@@ -26,7 +26,10 @@ function printable(text) {
 }
 
 // src/stages.ts
-var stageOutput = (text) => printable(text.replace(/<\/?span[^>]*>/g, "")).trimEnd();
+var stageOutput = (text) => printable(
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are what is removed
+  text.replace(/<\/?span[^>]*>/g, "").replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, "")
+).trimEnd();
 
 // src/duration.ts
 var LONGEST_WAIT_MS = 2 ** 31 - 1;

@@ -247,7 +247,10 @@ function nearestNames(typed, names) {
 }
 
 // src/stages.ts
-var stageOutput = (text) => printable(text.replace(/<\/?span[^>]*>/g, "")).trimEnd();
+var stageOutput = (text) => printable(
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are what is removed
+  text.replace(/<\/?span[^>]*>/g, "").replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, "")
+).trimEnd();
 function stageLines(stage, { quiet = false } = {}) {
   const lines = [`stage ${printable(stage.stage)} (${stage.success ? "ok" : "failed"})`];
   if (quiet) return lines;
@@ -755,7 +758,7 @@ function createProgress({
     stop: () => clearInterval(timer)
   };
 }
-var clockOf = (iso) => (/T(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? printable(iso)) + " UTC";
+var clockOf = (iso) => `${/T(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? printable(iso)} UTC`;
 
 // src/commands/context.ts
 var printJson = (context, value) => context.stdout.write(`${JSON.stringify(value, null, 2)}

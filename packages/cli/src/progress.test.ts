@@ -44,6 +44,42 @@ describe("progress", () => {
       "[0:00] web · pull: started (run run-1)\n[0:03] step: pulling images\n[0:12] step: [31mnew-step\n",
     );
   });
+  test("a stage on a terminal: the line cleared, the stage with its command and output, the line again; Komodo's markup and escapes removed", () => {
+    const { written, stream } = recorder(true);
+    const progress = createProgress({ stream, what: "web · redeploy", now: () => 0 });
+    progress.started("run-1");
+    progress.stage({
+      stage: "Compose Up",
+      command: "docker compose up -d",
+      stdout: "",
+      stderr: '<span class="text-red-700">ERROR</span>: \u001b[31mno space left\n',
+      success: false,
+    });
+    progress.settling("2026-11-22T10:15:41.000Z");
+    progress.stop();
+    expect(written).toEqual([
+      "\r\u001b[2Kweb · redeploy · waiting for Komodo · 0:00",
+      "\r\u001b[2K",
+      "stage Compose Up (failed)\n  $ docker compose up -d\n    ERROR: no space left\n",
+      "\r\u001b[2Kweb · redeploy · waiting for Komodo · 0:00",
+      "\r\u001b[2Kweb · redeploy · deployed; watching whether it stays up until 10:15:41 UTC · 0:00",
+      "\r\u001b[2K",
+    ]);
+  });
+
+  test("quiet: a stage's name and result only", () => {
+    const { written, stream } = recorder(false);
+    const progress = createProgress({ stream, what: "web · pull", now: () => 0, quiet: true });
+    progress.stage({
+      stage: "Compose Pull",
+      command: "docker compose pull",
+      stdout: "a",
+      stderr: "b",
+      success: true,
+    });
+    expect(written.join("")).toBe("[0:00] stage Compose Pull (ok)\n");
+  });
+
   test("nothing is said of Komodo before a run exists: the heartbeat starts with the run", () => {
     vi.useFakeTimers();
     try {

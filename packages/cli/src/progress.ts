@@ -120,4 +120,4 @@ export function createProgress({
 }
 
 /** The time of an ISO 8601 instant, as CI logs show times: `10:15:41 UTC`. */
-const clockOf = (iso: string) => (/T(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? printable(iso)) + " UTC";
+const clockOf = (iso: string) => `${/T(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? printable(iso)} UTC`;

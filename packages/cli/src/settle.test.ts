@@ -227,6 +227,19 @@ describe.runIf(requireNginx())("each stage as it comes, and whether the deploy s
     });
   });
 
+  test("the GitLab CI template's job fails on an unstable deploy and hands on outcome unstable", async () => {
+    const job = await world.runGitlabJob({ STACKGATE_STACK: LOOPING, STACKGATE_ACTION: "redeploy" });
+    expect(job.exitCode).toBe(1);
+    expect(job.dotenv).toMatch(/^STACKGATE_OUTCOME=unstable\n/);
+    expect(job.dotenv).toContain(`STACKGATE_MESSAGE=Deployed, then unstable: ${LOOPING} restarted`);
+    const unwatched = await world.runGitlabJob({
+      STACKGATE_STACK: LOOPING,
+      STACKGATE_ACTION: "redeploy",
+      STACKGATE_WAIT_STABLE: "false",
+    });
+    expect(unwatched.exitCode).toBe(0);
+  });
+
   describe("the GitHub Action", () => {
     test("unstable: outcome unstable, exit 1, the reason in the outputs, the summary and the outcome line", async () => {
       const result = await world.runAction({ stack: LOOPING, action: "redeploy" });

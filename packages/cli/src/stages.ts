@@ -10,8 +10,15 @@ export interface RunStage {
   success: boolean;
 }
 
-/** Stage output as a terminal may show it: without the HTML markup Komodo puts around its labels. */
-export const stageOutput = (text: string) => printable(text.replace(/<\/?span[^>]*>/g, "")).trimEnd();
+/**
+ * Stage output as a terminal may show it: without the HTML markup Komodo puts around its labels,
+ * colour and cursor escapes, or other control characters (Stackgate removes them too).
+ */
+export const stageOutput = (text: string) =>
+  printable(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are what is removed
+    text.replace(/<\/?span[^>]*>/g, "").replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, ""),
+  ).trimEnd();
 
 /**
  * A stage as the CLI prints it: its name and result, then (unless `quiet`) its command and its
