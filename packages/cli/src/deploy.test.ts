@@ -221,6 +221,8 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
       expect(result.stderr).toContain(
         "The event stream is not open to this key (404); following the run by polling",
       );
+      // Its stages are read from the run's log, once.
+      expect(result.stderr.match(/^\[\d:\d\d\] stage Compose Pull \(ok\)$/gm)).toHaveLength(1);
       expect(result.stdout).toContain(`Succeeded in`);
     });
   });
