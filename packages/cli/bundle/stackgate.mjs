@@ -891,6 +891,10 @@ ${url}
 ${result.message}
 ${url}
 `);
+      if (result.attached)
+        stderr.write(
+          "An earlier attempt of this job deployed it (the same idempotency key); --new-run deploys again.\n"
+        );
       break;
     case "failed":
       stderr.write(`Failed after ${took}: ${what}${run}

@@ -12,7 +12,7 @@ import { freePort } from "@stackgate/simulators";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ADMIN } from "../../../apps/backend/src/testing/harness.ts";
 import { requireNginx } from "../../../apps/backend/src/testing/nginx.ts";
-import { type CliWorld, useCliWorld } from "./testing/cli-world.ts";
+import { type CliWorld, UUID, useCliWorld } from "./testing/cli-world.ts";
 
 const SLOW = "slow-api";
 const BROKEN = "broken-worker";
@@ -20,7 +20,6 @@ const QUICK = "quick-web";
 const KOMODO_REASON = "pull access denied for ghcr.io/acme/broken-worker";
 /** pull-redeploy on SLOW is three steps of this long each. */
 const STEP_MS = 2_500;
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
 /** The GitHub Actions variables of one job of one workflow run; a re-run of the job has a new attempt. */
 const github = (runId: string, attempt = 1) => ({

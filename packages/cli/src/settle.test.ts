@@ -5,7 +5,7 @@
 // window (3 s here) to `stable`, or to `unstable` with the reason and exit 1.
 import { describe, expect, test } from "vitest";
 import { requireNginx } from "../../../apps/backend/src/testing/nginx.ts";
-import { type CliWorld, useCliWorld } from "./testing/cli-world.ts";
+import { type CliWorld, runIdIn, UUID, useCliWorld } from "./testing/cli-world.ts";
 
 const HEALTHY = "web";
 /** Its first service restarts in a loop once deployed (every 2 s). */
@@ -13,7 +13,6 @@ const LOOPING = "worker";
 const BROKEN = "broken-api";
 const SLOW = "slow-web";
 const KOMODO_REASON = "pull access denied for ghcr.io/acme/broken-api, repository does not exist";
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const CI = { CI: "true" };
 
 /** The stages a run printed, as `stage <name> (ok|failed)` lines say them, in order. */
@@ -44,7 +43,7 @@ describe.runIf(requireNginx())("each stage as it comes, and whether the deploy s
     test("each stage is printed once, in order, with its command and output; the outcome after them", async () => {
       const result = await run(["deploy", HEALTHY, "--action", "pull-redeploy", "--no-wait-stable"]);
       expect(result.exitCode, result.stderr).toBe(0);
-      const runId = new RegExp(`\\(run (${UUID})\\)`).exec(result.stdout)![1]!;
+      const runId = runIdIn(result.stdout);
       const stages = await stagesOf(runId);
       expect(stages.map((stage: { stage: string }) => stage.stage)).toEqual([
         "Compose Pull",
@@ -102,7 +101,7 @@ describe.runIf(requireNginx())("each stage as it comes, and whether the deploy s
       expect(reloads).toHaveLength(2);
       expect(result.exitCode, result.stderr).toBe(0);
       expect(result.stderr.match(/The event stream was interrupted/g)?.length).toBeGreaterThanOrEqual(1);
-      const runId = new RegExp(`\\(run (${UUID})\\)`).exec(result.stdout)![1]!;
+      const runId = runIdIn(result.stdout);
       expect(printedStages(result.stderr)).toEqual(await stagesOf(runId));
     });
 
@@ -149,6 +148,19 @@ describe.runIf(requireNginx())("each stage as it comes, and whether the deploy s
           "m",
         ),
       );
+      // A re-run of the job attaches to that run: unstable again, saying how to deploy again.
+      const job = {
+        ...CI,
+        GITHUB_ACTIONS: "true",
+        GITHUB_REPOSITORY: "acme/shop",
+        GITHUB_RUN_ID: "31",
+        GITHUB_JOB: "deploy",
+      };
+      const first = await run(["deploy", LOOPING, "--action", "redeploy"], { env: job });
+      const rerun = await run(["deploy", LOOPING, "--action", "redeploy"], { env: job });
+      expect([first.exitCode, rerun.exitCode]).toEqual([1, 1]);
+      expect(runIdIn(rerun.stderr)).toBe(runIdIn(first.stderr));
+      expect(rerun.stderr).toContain("--new-run deploys again");
       const json = await run([
         "deploy",
         LOOPING,
@@ -181,7 +193,7 @@ describe.runIf(requireNginx())("each stage as it comes, and whether the deploy s
     test("--no-wait-stable ends when Komodo finished; wait --wait-stable follows the window later", async () => {
       const result = await run(["deploy", LOOPING, "--action", "redeploy", "--no-wait-stable"], { env: CI });
       expect(result.exitCode, result.stderr).toBe(0);
-      const runId = new RegExp(`\\(run (${UUID})\\)`).exec(result.stdout)![1]!;
+      const runId = runIdIn(result.stdout);
       const waited = await run(["wait", runId], { env: CI });
       expect(waited.exitCode, waited.stderr).toBe(1);
       expect(waited.stderr).toContain(`Deployed, then unstable: ${LOOPING} restarted`);

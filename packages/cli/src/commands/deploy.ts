@@ -128,6 +128,10 @@ export function report(
       break;
     case "unstable":
       stderr.write(`Unstable after ${took}: ${what}${run}\n${result.message}\n${url}\n`);
+      if (result.attached)
+        stderr.write(
+          "An earlier attempt of this job deployed it (the same idempotency key); --new-run deploys again.\n",
+        );
       break;
     case "failed":
       stderr.write(`Failed after ${took}: ${what}${run}\n${result.message}\n${url}\n`);

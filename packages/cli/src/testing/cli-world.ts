@@ -22,6 +22,16 @@ import { type Nginx, startNginx } from "../../../../apps/backend/src/testing/ngi
 import { startServingGateway } from "../../../../apps/gateway/src/testing.ts";
 import { bundleCli } from "../bundle.ts";
 
+/** A run's id (a UUID), as a regular expression's source. */
+export const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+
+/** The id of the run an outcome line names: `Succeeded in 0:03: web · redeploy (run <id>)`. */
+export function runIdIn(text: string): string {
+  const id = new RegExp(`\\(run (${UUID})\\)`).exec(text)?.[1];
+  if (!id) throw new Error(`No run id in: ${text}`);
+  return id;
+}
+
 export interface CliRun {
   exitCode: number;
   stdout: string;
