@@ -64,7 +64,7 @@ test("the packed tarball runs with npx, offline", async () => {
     );
   const { stdout } = await npx(["--help"]);
   expect(stdout).toContain(
-    "stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--detach] [--new-run] [--json]",
+    "stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--[no-]wait-stable] [--quiet]",
   );
   expect((await npx(["deploy", "--help"])).stdout).toContain("Exit codes:");
   for (const asked of ["--version", "-V", "version"])
