@@ -154,10 +154,13 @@ export async function createBackend({
     cluster,
   });
   // The bus is the one fan-out of deploy results: event streams, metrics, failure alerts, and scans
-  // of a deployed stack's images. Runs from Komodo itself (source "komodo") are neither alerted nor scanned.
+  // of a deployed stack's images. Runs from Komodo itself (source "komodo") are neither alerted nor
+  // scanned; a mistyped stack name (Komodo has no such stack: nothing ran) pages nobody.
   events.observe((event) => {
-    if (event.type === "finished" && !event.run.success && event.run.source !== "komodo")
-      void notify.deployFailed(event.run);
+    if (event.type !== "finished") return;
+    const { run } = event;
+    if (!run.success && run.source !== "komodo" && run.failure !== "unknown-stack")
+      void notify.deployFailed(run);
   });
   events.observe((event) => {
     if (event.type === "finished" && event.run.success && event.run.source !== "komodo")
@@ -177,7 +180,10 @@ export async function createBackend({
     connection: connectionProcedures(os, { connection }),
     notify: notifyProcedures(os, { notify }),
     stacks: stackProcedures(os, { stacks, deployTimeoutMs: config.deployTimeoutMs }),
-    deploy: { ...deployProcedures(os, { deploy }), events: eventProcedures(os, { events, access }) },
+    deploy: {
+      ...deployProcedures(os, { deploy, connection }),
+      events: eventProcedures(os, { events, access }),
+    },
     history: historyProcedures(os, { history }),
     scans: scanProcedures(os, { scans }),
     me: meProcedures(os, { people }),

@@ -13,8 +13,9 @@ import { UpstreamError } from "./upstream/errors.ts";
  * outside oRPC (sign-in) answer them here.
  */
 
-const deployFailureStatus: Record<DeployFailureKind, 502 | 503 | 504> = {
+const deployFailureStatus: Record<DeployFailureKind, 404 | 502 | 503 | 504> = {
   "komodo-failed": 502,
+  "unknown-stack": 404,
   unexpected: 502,
   unavailable: 503,
   "timed-out": 504,
@@ -27,7 +28,12 @@ const peopleErrorCodes = {
   gone: ["GONE", 410],
 } as const;
 
-const statusCodes = { 502: "BAD_GATEWAY", 503: "SERVICE_UNAVAILABLE", 504: "GATEWAY_TIMEOUT" } as const;
+const statusCodes = {
+  404: "NOT_FOUND",
+  502: "BAD_GATEWAY",
+  503: "SERVICE_UNAVAILABLE",
+  504: "GATEWAY_TIMEOUT",
+} as const;
 
 /** Turns a validation failure into a sentence naming each offending field. */
 function describeValidationError(error: ValidationError): string {

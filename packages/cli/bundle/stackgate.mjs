@@ -4,9 +4,6 @@
 // src/cli.ts
 import { parseArgs } from "node:util";
 
-// src/deploy.ts
-import { randomUUID } from "node:crypto";
-
 // src/event-stream.ts
 async function* eventPayloads(body) {
   const reader = body.getReader();
@@ -42,13 +39,17 @@ async function* eventPayloads(body) {
 // src/exit.ts
 var EXIT = {
   success: 0,
-  /** The deploy failed (Komodo's reason is printed), or a scan gate found findings. */
+  /** The deploy failed (Komodo's reason is printed), did not stay up (unstable), or a scan gate found findings. */
   failed: 1,
   /** A usage error, or Stackgate refused the key (401) or the action (403). */
   usage: 2,
   /** The run did not finish within --timeout (it goes on in Stackgate). */
-  timeout: 3
+  timeout: 3,
+  /** Stopped by SIGINT (Ctrl-C) or SIGTERM while following a run (it goes on in Stackgate): 128 + the signal. */
+  SIGINT: 130,
+  SIGTERM: 143
 };
+var outcomeOf = (exitCode2) => exitCode2 === EXIT.success ? "succeeded" : exitCode2 === EXIT.usage ? "refused" : exitCode2 === EXIT.timeout ? "timeout" : exitCode2 === EXIT.SIGINT || exitCode2 === EXIT.SIGTERM ? "detached" : "failed";
 var CliError = class extends Error {
   exitCode;
   constructor(message, exitCode2) {
@@ -72,6 +73,15 @@ function describeFailure(error) {
   const cause = error.cause;
   return printable(cause?.code ?? cause?.message ?? error.message);
 }
+function failureKind(error) {
+  const cause = error?.cause;
+  const code = typeof cause?.code === "string" ? cause.code : "";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME") return "dns";
+  if (code === "ECONNREFUSED") return "refused";
+  if (/^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$)/.test(code) || /certificate|SSL routines/i.test(typeof cause?.message === "string" ? cause.message : ""))
+    return "tls";
+  return "other";
+}
 var sleep = (ms, signal) => new Promise((resolve) => {
   const aborted = () => {
     clearTimeout(timer);
@@ -83,6 +93,7 @@ var sleep = (ms, signal) => new Promise((resolve) => {
   }, ms);
   signal?.addEventListener("abort", aborted, { once: true });
 });
+var isWebPage = (answer) => /text\/html/i.test(answer.headers.get("content-type") ?? "") || /^\s*</.test(answer.text);
 function createApi(connection, options = {}) {
   const backoffMs = options.backoffMs ?? defaultBackoffMs;
   const headersFor = (extra = {}) => ({
@@ -90,7 +101,41 @@ function createApi(connection, options = {}) {
     "user-agent": "stackgate-cli",
     ...extra
   });
-  async function attempt(method, path, options2) {
+  const address = `${connection.urlSource} (${connection.baseUrl})`;
+  function permanentFailure(error, refusedIsPermanent) {
+    const reason = describeFailure(error);
+    const host = new URL(connection.baseUrl).hostname;
+    switch (failureKind(error)) {
+      case "dns":
+        return new CliError(
+          `Could not reach Stackgate: the host '${host}' in ${address} does not resolve (${reason}). Check its spelling.`,
+          EXIT.failed
+        );
+      case "tls":
+        return new CliError(
+          `Could not reach Stackgate: TLS failed with ${address} (${reason}). Check http:// or https:// and the port, and that the server's certificate is valid for '${host}'.`,
+          EXIT.failed
+        );
+      case "refused":
+        return refusedIsPermanent ? new CliError(
+          `Could not reach Stackgate: nothing accepts connections at ${address} (${reason}). Check the port, and that Stackgate is running.`,
+          EXIT.failed
+        ) : void 0;
+      default:
+        return void 0;
+    }
+  }
+  function wrongAddress(answer, method, path) {
+    const stackgates404 = answer.json?.code === "NOT_FOUND" && !/^No endpoint /.test(String(answer.json?.message));
+    const notTheApi = isWebPage(answer) || answer.status === 404 && !stackgates404;
+    if (!notTheApi || RETRIED_STATUSES.has(answer.status)) return void 0;
+    const what = isWebPage(answer) ? "a web page" : "a 404";
+    return new CliError(
+      `${address} does not look like Stackgate's address: ${method} ${path.split("?")[0]} answered ${what} (${statusLine(answer).slice(0, 100)}), not Stackgate's API. Set it to the address the dashboard is served at, e.g. https://stackgate.example.com (an older Stackgate may lack this endpoint).`,
+      EXIT.failed
+    );
+  }
+  async function attempt(method, path, options2, attempts) {
     const headers = headersFor(options2.headers);
     if (options2.body !== void 0) headers["content-type"] = "application/json";
     const signals = [AbortSignal.timeout(options2.attemptTimeoutMs ?? 3e4)];
@@ -108,27 +153,34 @@ function createApi(connection, options = {}) {
     } catch {
       json = void 0;
     }
-    return { status: response.status, headers: response.headers, text, json };
+    return { status: response.status, headers: response.headers, text, json, attempts };
   }
   return {
     baseUrl: connection.baseUrl,
     async call(method, path, callOptions = {}) {
       const retryUntil = callOptions.retryUntil ?? 0;
+      let reached = false;
       for (let tries = 0; ; tries++) {
         let answer;
         let reason;
         try {
-          answer = await attempt(method, path, callOptions);
+          answer = await attempt(method, path, callOptions, tries + 1);
+          reached = true;
+          const wrong = wrongAddress(answer, method, path);
+          if (wrong) throw wrong;
           if (!isTransient(answer)) return answer;
-          reason = `${answer.status} ${answerMessage(answer)}`;
+          reason = statusLine(answer);
         } catch (error) {
-          if (callOptions.signal?.aborted) throw error;
+          if (error instanceof CliError || callOptions.signal?.aborted) throw error;
+          const permanent = permanentFailure(error, callOptions.beforeRun === true && !reached);
+          if (permanent) throw permanent;
+          reached = true;
           reason = describeFailure(error);
         }
         const delay = backoffMs(tries);
         if (Date.now() + delay > retryUntil) {
           if (answer) return answer;
-          throw new CliError(`Could not reach Stackgate at ${connection.baseUrl}: ${reason}`, EXIT.failed);
+          throw new CliError(`Could not reach Stackgate at ${address}: ${reason}`, EXIT.failed);
         }
         options.onRetry?.(reason, delay);
         await sleep(delay, callOptions.signal);
@@ -145,8 +197,14 @@ function createApi(connection, options = {}) {
 }
 function answerMessage(answer) {
   if (typeof answer.json?.message === "string") return printable(answer.json.message);
-  const text = answer.text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(answer.text)?.[1]?.replace(/\s+/g, " ").trim();
+  if (title) return printable(title.slice(0, 200));
+  const text = answer.text.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
   return printable(text.slice(0, 200)) || "(no body)";
+}
+function statusLine(answer) {
+  const message = answerMessage(answer);
+  return message === String(answer.status) || message.startsWith(`${answer.status} `) ? message : `${answer.status}: ${message}`;
 }
 function unexpectedAnswer(answer, what) {
   const message = answerMessage(answer);
@@ -159,22 +217,151 @@ function unexpectedAnswer(answer, what) {
     return new CliError(`Stackgate refused to ${what} (403): ${message}`, EXIT.usage);
   if (answer.status === 400 || answer.status === 422)
     return new CliError(`Stackgate refused the request (${answer.status}): ${message}`, EXIT.usage);
-  return new CliError(`Could not ${what}: Stackgate answered ${answer.status}: ${message}`, EXIT.failed);
+  return new CliError(`Could not ${what}: Stackgate answered ${statusLine(answer)}`, EXIT.failed);
+}
+
+// src/nearest.ts
+function distance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)
+      );
+    previous = current;
+  }
+  return previous[b.length];
+}
+function nearestNames(typed, names) {
+  if (!names) return void 0;
+  const wanted = typed.toLowerCase();
+  const limit = Math.max(2, Math.floor(wanted.length / 3));
+  return names.map((name) => {
+    const lower = name.toLowerCase();
+    const close = lower.includes(wanted) || lower.length >= 3 && wanted.includes(lower);
+    return { name, score: close ? 0 : distance(wanted, lower) };
+  }).filter(({ score }) => score <= limit).sort((a, b) => a.score - b.score || a.name.localeCompare(b.name)).slice(0, 3).map(({ name }) => name);
+}
+
+// src/stages.ts
+var stageOutput = (text) => printable(
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are what is removed
+  text.replace(/<\/?span[^>]*>/g, "").replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, "")
+).trimEnd();
+function stageLines(stage, { quiet = false } = {}) {
+  const lines = [`stage ${printable(stage.stage)} (${stage.success ? "ok" : "failed"})`];
+  if (quiet) return lines;
+  if (stage.command) lines.push(`  $ ${printable(stage.command)}`);
+  for (const text of [stage.stdout, stage.stderr]) {
+    const output = stageOutput(text);
+    if (output) lines.push(...output.split("\n").map((line) => `    ${line}`));
+  }
+  return lines;
+}
+var failedStage = (stages) => stages.filter((stage) => !stage.success).at(-1);
+var isStage = (value) => typeof value === "object" && value !== null && typeof value.stage === "string" && typeof value.success === "boolean";
+var asStage = (value) => ({
+  stage: value.stage,
+  command: typeof value.command === "string" ? value.command : null,
+  stdout: typeof value.stdout === "string" ? value.stdout : "",
+  stderr: typeof value.stderr === "string" ? value.stderr : "",
+  success: value.success
+});
+function createStageLog(api, runId, print, signal) {
+  const stages = [];
+  let endpoint;
+  let running;
+  let again = false;
+  const take = (stage) => {
+    stages.push(stage);
+    print(stage);
+  };
+  async function readOnce() {
+    try {
+      const answer = await api.call("GET", `/api/v0/deploy/runs/${encodeURIComponent(runId)}/logs`, {
+        signal,
+        attemptTimeoutMs: 1e4
+      });
+      if (answer.status === 200 && Array.isArray(answer.json?.stages)) {
+        endpoint = true;
+        const kept = answer.json.stages.filter(isStage).map(asStage);
+        kept.slice(stages.length).forEach(take);
+      } else if (answer.status === 403 || answer.status === 404) endpoint = false;
+    } catch (error) {
+      if (error instanceof CliError) endpoint = false;
+    }
+  }
+  function sync() {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        if (endpoint !== false && !signal?.aborted) await readOnce();
+      } while (again);
+    })().finally(() => {
+      running = void 0;
+    });
+    return running;
+  }
+  return {
+    async heard(told) {
+      const fresh = Array.isArray(told) ? told.filter(isStage).map(asStage) : [];
+      if (endpoint !== false) await sync();
+      if (endpoint === false) fresh.forEach(take);
+    },
+    sync,
+    stages
+  };
 }
 
 // src/deploy.ts
 var DEPLOY_ACTIONS = ["pull", "redeploy", "pull-redeploy"];
-var START_RETRY_MS = 12e4;
+var stopSignalOf = (stop2) => stop2?.reason === "SIGTERM" ? "SIGTERM" : "SIGINT";
 async function deploy(options) {
-  const { api, stack, action, progress } = options;
+  const { api, stack, action, progress, stop: stop2 } = options;
   const now = options.now ?? Date.now;
   const deadline = now() + options.timeoutMs;
   const base = { stack, action };
-  const answer = await api.call("POST", "/api/v0/deploy", {
-    body: { stack, action },
-    headers: { prefer: "respond-async", "idempotency-key": randomUUID() },
-    retryUntil: Math.min(deadline, now() + START_RETRY_MS)
+  const stopped = (message, more = {}) => ({
+    ...base,
+    ...more,
+    outcome: "detached",
+    success: false,
+    message,
+    stoppedBy: stopSignalOf(stop2)
   });
+  try {
+    await preflight(api, stack, action, { deadline, stop: stop2 });
+  } catch (error) {
+    if (stop2?.aborted) return stopped("Stopped before anything was deployed");
+    throw error;
+  }
+  let answer;
+  try {
+    answer = await api.call("POST", "/api/v0/deploy", {
+      body: {
+        stack,
+        action,
+        ...options.settleSeconds === void 0 ? {} : { settleSeconds: options.settleSeconds }
+      },
+      headers: { prefer: "respond-async", "idempotency-key": options.idempotencyKey },
+      retryUntil: deadline,
+      beforeRun: true,
+      signal: stop2
+    });
+  } catch (error) {
+    if (stop2?.aborted)
+      return stopped(
+        "Stopped before Stackgate answered: the deploy may have started; its history shows it, and the same command (same idempotency key) attaches to it"
+      );
+    throw error;
+  }
   if (answer.status === 200 && answer.json?.success === true)
     return { ...base, outcome: "succeeded", success: true, message: printable(String(answer.json.message)) };
   if (answer.json?.success === false)
@@ -182,51 +369,162 @@ async function deploy(options) {
   if (answer.status !== 202 || typeof answer.json?.run?.id !== "string")
     throw unexpectedAnswer(answer, `deploy '${stack}'`);
   const run = answer.json.run;
-  progress.started(run.id);
-  const finished = await followRun(api, run.id, {
-    deadline,
-    progress,
-    pollIntervalMs: options.pollIntervalMs
-  });
-  const known = { ...base, runId: run.id, startedAt: run.startedAt };
-  if (!finished)
+  const attached = answer.json.replayed === true && answer.attempts === 1;
+  options.onRun?.(run.id);
+  const known = { ...base, runId: run.id, startedAt: run.startedAt, ...attached ? { attached } : {} };
+  if (options.detach)
+    return { ...known, outcome: "detached", success: false, message: `Run ${run.id} goes on in Stackgate` };
+  progress.started(
+    run.id,
+    attached ? `already started at ${run.startedAt} by an earlier attempt of this job (the same idempotency key); following it` : void 0
+  );
+  return resultOf(known, await followRun(api, run.id, { ...options, deadline }), stop2);
+}
+async function waitForRun(runId, options) {
+  const { api, stop: stop2 } = options;
+  const deadline = (options.now ?? Date.now)() + options.timeoutMs;
+  const path = `/api/v0/deploy/runs/${encodeURIComponent(runId)}`;
+  let answer;
+  try {
+    answer = await api.call("GET", path, { retryUntil: deadline, beforeRun: true, signal: stop2 });
+  } catch (error) {
+    if (stop2?.aborted) throw new CliError("Stopped before the run was read", EXIT[stopSignalOf(stop2)]);
+    throw error;
+  }
+  if (answer.status === 404)
+    throw new CliError(
+      `No run '${printable(runId)}' (or not one this API key may follow: a key follows the runs it started, or those of the history it may read)`,
+      EXIT.usage
+    );
+  if (answer.status !== 200 || typeof answer.json?.run?.id !== "string")
+    throw unexpectedAnswer(answer, `read the run ${runId}`);
+  const run = answer.json.run;
+  const known = {
+    stack: String(run.stack),
+    action: run.action,
+    runId: run.id,
+    startedAt: run.startedAt
+  };
+  if (typeof run.success === "boolean" && !settling(run, options.waitStable)) {
+    const log = createStageLog(api, run.id, (stage) => options.progress.stage(stage), stop2);
+    await log.sync();
+    return resultOf(known, { end: { kind: "finished", run }, stages: log.stages }, stop2);
+  }
+  options.progress.started(run.id, `following the run started at ${run.startedAt}`);
+  if (run.step) options.progress.step(run.step);
+  return resultOf(known, await followRun(api, run.id, { ...options, deadline }), stop2);
+}
+var settling = (run, waitStable) => waitStable === true && run.success === true && run.settle?.state === "watching";
+function resultOf(known, { end, stages }, stop2) {
+  if (end.kind === "timeout") {
+    const until = end.finished?.settle?.until;
     return {
       ...known,
       outcome: "timeout",
       success: false,
-      message: `The run did not finish within the time limit; it goes on in Stackgate (run ${run.id})`
+      ...end.finished?.settle ? { settle: end.finished.settle, finishedAt: end.finished.finishedAt } : {},
+      message: end.finished ? `The deploy succeeded, but whether it stays up was not known within the time limit: Stackgate watches it until ${until} (run ${known.runId})` : `The run did not finish within the time limit; it goes on in Stackgate (run ${known.runId})`
     };
+  }
+  if (end.kind === "stopped")
+    return {
+      ...known,
+      outcome: "detached",
+      success: false,
+      message: `Stopped following run ${known.runId}; it goes on in Stackgate`,
+      stoppedBy: stopSignalOf(stop2)
+    };
+  const { run } = end;
+  const settle = run.settle ?? void 0;
+  const unstable = run.success === true && settle?.state === "unstable";
+  const failed = run.success === true ? void 0 : failedStage(stages);
   return {
     ...known,
-    outcome: finished.success ? "succeeded" : "failed",
-    success: finished.success === true,
-    message: printable(finished.message ?? ""),
-    finishedAt: finished.finishedAt
+    outcome: unstable ? "unstable" : run.success ? "succeeded" : "failed",
+    success: run.success === true && !unstable,
+    message: unstable ? `Deployed, then unstable: ${printable(settle?.reason ?? "its services did not stay up")}` : printable(run.message ?? ""),
+    finishedAt: run.finishedAt,
+    ...settle ? { settle } : {},
+    ...failed ? { failedStage: failed } : {}
   };
 }
-function followRun(api, runId, {
+async function preflight(api, stack, action, { deadline, stop: stop2 }) {
+  const query = new URLSearchParams({ stack, action });
+  const answer = await api.call("GET", `/api/v0/deploy/check?${query}`, {
+    retryUntil: deadline,
+    beforeRun: true,
+    signal: stop2
+  });
+  if (answer.status === 200 && answer.json?.exists === true) return;
+  if (answer.status === 200 && answer.json?.exists === false) {
+    const near = await stackNames(api, stop2).then((names) => nearestNames(stack, names));
+    const hint = near === void 0 ? " (check the name on Stackgate's Stacks page)" : near.length > 0 ? `. Did you mean ${near.join(", ")}? ('stackgate stacks' lists them)` : " ('stackgate stacks' lists the stacks)";
+    throw new CliError(`no stack named ${printable(stack)}; nothing was deployed${hint}`, EXIT.usage);
+  }
+  if (answer.json?.success === false)
+    throw new CliError(`Stackgate cannot deploy now: ${answerMessage(answer)}`, EXIT.failed);
+  throw unexpectedAnswer(answer, `deploy '${stack}'`);
+}
+async function stackNames(api, stop2) {
+  const answer = await api.call("GET", "/api/v0/stacks", { signal: stop2, attemptTimeoutMs: 1e4 }).catch(() => void 0);
+  if (answer?.status !== 200 || !Array.isArray(answer.json?.stacks)) return void 0;
+  return answer.json.stacks.map((entry) => String(entry.name));
+}
+async function followRun(api, runId, {
   deadline,
   progress,
-  pollIntervalMs = 2e3
+  stop: stop2,
+  pollIntervalMs = 2e3,
+  waitStable = false
 }) {
-  const stop = new AbortController();
-  const { signal } = stop;
+  const ending = new AbortController();
+  const { signal } = ending;
+  const stageLog = createStageLog(api, runId, (stage) => progress.stage(stage), signal);
   let streamUp = false;
   let wakePoll;
   const pollNow = () => wakePoll?.();
-  return new Promise((resolve, reject) => {
-    const end = (outcome) => {
+  let succeeded;
+  const end = await new Promise((resolve, reject) => {
+    const end2 = (outcome) => {
       if (signal.aborted) return;
-      stop.abort();
+      ending.abort();
       clearTimeout(deadlineTimer);
+      stop2?.removeEventListener("abort", onStop);
       pollNow();
       outcome();
     };
-    const deadlineTimer = setTimeout(() => end(() => resolve(void 0)), Math.max(0, deadline - Date.now()));
+    const deadlineTimer = setTimeout(
+      () => end2(() => resolve({ kind: "timeout", finished: succeeded })),
+      Math.max(0, deadline - Date.now())
+    );
+    const onStop = () => end2(() => resolve({ kind: "stopped" }));
+    if (stop2?.aborted) onStop();
+    stop2?.addEventListener("abort", onStop, { once: true });
+    let printed = Promise.resolve();
+    const inOrder = (print) => {
+      printed = printed.then(() => signal.aborted ? void 0 : print()).then(
+        () => void 0,
+        () => void 0
+      );
+    };
+    let finishing = false;
     const inspect = (run) => {
       if (!isRun(run) || run.id !== runId) return;
-      if (typeof run.success === "boolean") end(() => resolve(run));
-      else if (typeof run.step === "string" && run.step) progress.step(run.step);
+      if (typeof run.success === "boolean") {
+        if (settling(run, waitStable)) {
+          if (succeeded) return;
+          succeeded = run;
+          inOrder(() => stageLog.sync());
+          inOrder(() => progress.settling(String(run.settle?.until)));
+        } else if (!finishing) {
+          finishing = true;
+          inOrder(() => stageLog.sync());
+          inOrder(() => end2(() => resolve({ kind: "finished", run })));
+        }
+      } else if (typeof run.step === "string" && run.step) {
+        const { step } = run;
+        inOrder(() => progress.step(step));
+      }
     };
     async function followStream() {
       for (let failures = 0; !signal.aborted; failures++) {
@@ -245,14 +543,16 @@ function followRun(api, runId, {
             throw new Error(`it answered ${response.status}`);
           }
           for await (const event of eventPayloads(response.body)) {
-            if (isObject(event) && event.type === "subscribed") {
+            if (!isObject(event)) continue;
+            if (event.type === "subscribed") {
               streamUp = true;
               failures = 0;
               pollNow();
+              void stageLog.sync();
               if (Array.isArray(event.running)) event.running.forEach(inspect);
-            } else if (isObject(event)) {
-              inspect(event.run);
-            }
+            } else if (event.type === "log") {
+              if (event.runId === runId) inOrder(() => stageLog.heard(event.stages));
+            } else inspect(event.run);
           }
           reason = "it closed";
         } catch (error) {
@@ -273,8 +573,10 @@ function followRun(api, runId, {
           attemptTimeoutMs: 15e3
         }).catch(() => void 0);
         if (signal.aborted) return;
-        if (answer?.status === 200) inspect(answer.json?.run ?? answer.json);
-        else if (answer?.status === 401 || answer?.status === 403)
+        if (answer?.status === 200) {
+          if (!streamUp) void stageLog.sync();
+          inspect(answer.json?.run ?? answer.json);
+        } else if (answer?.status === 401 || answer?.status === 403)
           throw unexpectedAnswer(answer, `read the run ${runId}`);
         await new Promise((wake) => {
           const timer = setTimeout(wake, streamUp ? Math.max(pollIntervalMs, 1e4) : pollIntervalMs);
@@ -285,10 +587,11 @@ function followRun(api, runId, {
         });
       }
     }
-    const fail = (error) => end(() => reject(error));
+    const fail = (error) => end2(() => reject(error));
     followStream().catch(fail);
     pollRun().catch(fail);
   });
+  return { end, stages: stageLog.stages };
 }
 var isObject = (value) => typeof value === "object" && value !== null;
 var isRun = (value) => isObject(value) && typeof value.id === "string";
@@ -334,6 +637,44 @@ function formatElapsed(ms) {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
+// src/idempotency.ts
+import { createHash, randomUUID } from "node:crypto";
+var VALID = /^[\x21-\x7e]{1,255}$/;
+var digest = (parts) => createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
+function idempotencyKeyOf({
+  flag,
+  newRun,
+  env,
+  stack,
+  action
+}) {
+  if (flag !== void 0 && newRun)
+    throw new CliError("--new-run and --idempotency-key contradict each other: give one", EXIT.usage);
+  if (newRun) return { key: `stackgate-${randomUUID()}`, source: "invocation" };
+  const given = flag !== void 0 ? { key: flag, source: "--idempotency-key" } : env.STACKGATE_IDEMPOTENCY_KEY ? { key: env.STACKGATE_IDEMPOTENCY_KEY, source: "STACKGATE_IDEMPOTENCY_KEY" } : void 0;
+  if (given) {
+    if (!VALID.test(given.key))
+      throw new CliError(
+        `${given.source} must be 1 to 255 visible ASCII characters, without spaces (got '${printable(given.key).slice(0, 60)}')`,
+        EXIT.usage
+      );
+    return given;
+  }
+  const { GITHUB_ACTIONS, GITHUB_REPOSITORY, GITHUB_RUN_ID, GITHUB_JOB } = env;
+  if (GITHUB_ACTIONS === "true" && GITHUB_REPOSITORY && GITHUB_RUN_ID && GITHUB_JOB)
+    return {
+      key: `github-${digest([GITHUB_REPOSITORY, GITHUB_RUN_ID, GITHUB_JOB, stack, action])}`,
+      source: "github"
+    };
+  const { GITLAB_CI, CI_PROJECT_PATH, CI_PIPELINE_ID, CI_JOB_NAME } = env;
+  if (GITLAB_CI === "true" && CI_PROJECT_PATH && CI_PIPELINE_ID && CI_JOB_NAME)
+    return {
+      key: `gitlab-${digest([CI_PROJECT_PATH, CI_PIPELINE_ID, CI_JOB_NAME, stack, action])}`,
+      source: "gitlab"
+    };
+  return { key: `stackgate-${randomUUID()}`, source: "invocation" };
+}
+
 // src/progress.ts
 var STEP_LABELS = {
   pull: "pulling images",
@@ -344,6 +685,8 @@ var stepLabel = (step) => STEP_LABELS[step] ?? printable(step);
 function createProgress({
   stream,
   what,
+  plain = false,
+  quiet = false,
   now = Date.now,
   heartbeatMs = 3e4
 }) {
@@ -351,12 +694,22 @@ function createProgress({
   let currentStep;
   const elapsed = () => formatElapsed(now() - startedAt);
   const stepText = () => currentStep ? stepLabel(currentStep) : "waiting for Komodo";
-  if (stream.isTTY) {
-    const draw = () => stream.write(`\r\x1B[2K${what} \xB7 ${stepText()} \xB7 ${elapsed()}`);
-    const timer = setInterval(draw, 1e3);
-    const clear = () => stream.write("\r\x1B[2K");
+  const settleText = (until) => `deployed; watching whether it stays up until ${clockOf(until)}`;
+  let timer;
+  if (stream.isTTY && !plain) {
+    const draw = () => {
+      if (timer) stream.write(`\r\x1B[2K${what} \xB7 ${stepText()} \xB7 ${elapsed()}`);
+    };
+    const clear = () => {
+      if (timer) stream.write("\r\x1B[2K");
+    };
     return {
-      started: draw,
+      started(runId, how) {
+        if (how) stream.write(`${what}: ${how} (run ${runId})
+`);
+        timer ??= setInterval(draw, 1e3);
+        draw();
+      },
       step(step) {
         currentStep = step;
         draw();
@@ -367,30 +720,58 @@ function createProgress({
 `);
         draw();
       },
-      stop() {
-        clearInterval(timer);
+      stage(stage) {
         clear();
+        stream.write(`${stageLines(stage, { quiet }).join("\n")}
+`);
+        draw();
+      },
+      settling(until) {
+        currentStep = settleText(until);
+        draw();
+      },
+      stop() {
+        clear();
+        clearInterval(timer);
+        timer = void 0;
       }
     };
   }
   const line = (text) => stream.write(`[${elapsed()}] ${text}
 `);
-  const heartbeat = setInterval(() => line(`still running: ${stepText()}`), heartbeatMs);
   return {
-    started: (runId) => line(`${what}: started (run ${runId})`),
+    started(runId, how = "started") {
+      line(`${what}: ${how} (run ${runId})`);
+      timer ??= setInterval(() => line(`still running: ${stepText()}`), heartbeatMs);
+    },
     step(step) {
       if (step === currentStep) return;
       currentStep = step;
       line(`step: ${stepLabel(step)}`);
     },
     note: line,
-    stop: () => clearInterval(heartbeat)
+    stage: (stage) => line(stageLines(stage, { quiet }).join("\n")),
+    settling(until) {
+      currentStep = settleText(until);
+      line(currentStep);
+    },
+    stop: () => clearInterval(timer)
   };
 }
+var clockOf = (iso) => `${/T(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? printable(iso)} UTC`;
 
 // src/commands/context.ts
 var printJson = (context, value) => context.stdout.write(`${JSON.stringify(value, null, 2)}
 `);
+var inCi = (context) => !["", "0", "false"].includes((context.env.CI ?? "").trim().toLowerCase());
+var plainProgress = (context, flags) => flags["no-progress"] === true || inCi(context);
+function waitStableOption(context, flags) {
+  if (flags["wait-stable"] === true && flags["no-wait-stable"] === true)
+    throw new CliError("--wait-stable and --no-wait-stable contradict each other: give one", EXIT.usage);
+  if (flags["wait-stable"] === true) return true;
+  if (flags["no-wait-stable"] === true) return false;
+  return inCi(context);
+}
 
 // src/commands/deploy.ts
 var DEFAULT_TIMEOUT = "15m";
@@ -398,46 +779,149 @@ function dashboardLinks(baseUrl, stack) {
   const name = encodeURIComponent(stack);
   return { stack: `${baseUrl}/stacks/${name}`, history: `${baseUrl}/history?stack=${name}` };
 }
+var MAX_SETTLE_SECONDS = 600;
+function settleSecondsOption(flags) {
+  const text = flags["settle-seconds"];
+  if (typeof text !== "string") return void 0;
+  const seconds = /^\d{1,3}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(seconds <= MAX_SETTLE_SECONDS))
+    throw new CliError(
+      `--settle-seconds must be a whole number of seconds from 0 to ${MAX_SETTLE_SECONDS} (got '${printable(text)}')`,
+      EXIT.usage
+    );
+  return seconds;
+}
+var timeoutOption = (flags) => {
+  const text = typeof flags.timeout === "string" ? flags.timeout : DEFAULT_TIMEOUT;
+  return { text, ms: durationOption("timeout", text, { examples: "90s, 15m or 1h", zero: "refused" }) };
+};
 async function deployCommand(context, stack, flags) {
   if (!stack)
     throw new CliError("Which stack? Usage: stackgate deploy <stack> (see 'stackgate stacks')", EXIT.usage);
+  context.known.stack = stack;
   const action = parseAction(typeof flags.action === "string" ? flags.action : "pull-redeploy");
-  const timeoutText = typeof flags.timeout === "string" ? flags.timeout : DEFAULT_TIMEOUT;
-  const timeoutMs = durationOption("timeout", timeoutText, { examples: "90s, 15m or 1h", zero: "refused" });
+  context.known.action = action;
+  const timeout = timeoutOption(flags);
+  const settleSeconds = settleSecondsOption(flags);
+  const waitStable = waitStableOption(context, flags);
+  const { key } = idempotencyKeyOf({
+    flag: typeof flags["idempotency-key"] === "string" ? flags["idempotency-key"] : void 0,
+    newRun: flags["new-run"] === true,
+    env: context.env,
+    stack,
+    action
+  });
   const startedAt = Date.now();
   const progress = createProgress({
     stream: context.stderr,
-    what: `${stack} \xB7 ${action}`
+    what: `${stack} \xB7 ${action}`,
+    plain: plainProgress(context, flags),
+    quiet: flags.quiet === true
   });
   let result;
   try {
-    result = await deploy({ api: context.api, stack, action, timeoutMs, progress });
+    result = await deploy({
+      api: context.api,
+      stack,
+      action,
+      timeoutMs: timeout.ms,
+      progress,
+      idempotencyKey: key,
+      detach: flags.detach === true,
+      settleSeconds,
+      waitStable,
+      stop: context.stop,
+      onRun: (runId) => {
+        context.known.runId = runId;
+      }
+    });
   } finally {
     progress.stop();
   }
+  return report(context, result, { took: formatElapsed(Date.now() - startedAt), timeout: timeout.text });
+}
+function report(context, result, { took, timeout }) {
+  const { stack, action, runId } = result;
   const url = dashboardLinks(context.api.baseUrl, stack).stack;
-  const exitCode2 = result.outcome === "succeeded" ? EXIT.success : result.outcome === "timeout" ? EXIT.timeout : EXIT.failed;
+  const exitCode2 = {
+    succeeded: EXIT.success,
+    failed: EXIT.failed,
+    unstable: EXIT.failed,
+    timeout: EXIT.timeout,
+    detached: result.stoppedBy ? EXIT[result.stoppedBy] : EXIT.success
+  }[result.outcome];
+  const { stdout, stderr } = context;
+  if (result.stoppedBy)
+    stderr.write(
+      runId ? `stopped following run ${runId}; it goes on: ${url}
+` : `stopped: ${result.message[0]?.toLowerCase()}${result.message.slice(1)}: ${url}
+`
+    );
   if (context.json) {
     printJson(context, { ...result, url });
     return exitCode2;
   }
-  const took = formatElapsed(Date.now() - startedAt);
-  const run = result.runId ? ` (run ${result.runId})` : "";
-  if (result.outcome === "succeeded")
-    context.stdout.write(`Succeeded in ${took}: ${stack} \xB7 ${action}${run}
+  const what = `${stack} \xB7 ${action}`;
+  const run = runId ? ` (run ${runId})` : "";
+  switch (result.outcome) {
+    case "succeeded":
+      if (result.attached) {
+        stdout.write(
+          `Already deployed by run ${runId} at ${result.finishedAt}: ${what}
+${result.message}
+${url}
+`
+        );
+        stderr.write(
+          "An earlier attempt of this job deployed it (the same idempotency key); --new-run deploys again.\n"
+        );
+      } else stdout.write(`Succeeded in ${took}: ${what}${run}
 ${result.message}
 ${url}
 `);
-  else if (result.outcome === "timeout")
-    context.stderr.write(
-      `Timed out after ${timeoutText}: ${stack} \xB7 ${action} is still running in Stackgate${run}.
+      if (result.settle?.state === "stable") stdout.write("It stayed up: stable.\n");
+      else if (result.settle?.state === "watching")
+        stderr.write(
+          `Stackgate watches whether it stays up until ${result.settle.until}: stackgate wait ${runId} --wait-stable
+`
+        );
+      break;
+    case "unstable":
+      stderr.write(`Unstable after ${took}: ${what}${run}
+${result.message}
+${url}
+`);
+      if (result.attached)
+        stderr.write(
+          "An earlier attempt of this job deployed it (the same idempotency key); --new-run deploys again.\n"
+        );
+      break;
+    case "failed":
+      stderr.write(`Failed after ${took}: ${what}${run}
+${result.message}
+${url}
+`);
+      break;
+    case "timeout":
+      stderr.write(
+        result.settle?.state === "watching" ? `Timed out after ${timeout}: ${what} succeeded${run}; Stackgate still watches whether it stays up, until ${result.settle.until}.
+Follow it at ${url}
+` : `Timed out after ${timeout}: ${what} is still running in Stackgate${run}.
 Follow it at ${url}
 `
-    );
-  else context.stderr.write(`Failed after ${took}: ${stack} \xB7 ${action}${run}
-${result.message}
-${url}
+      );
+      break;
+    case "detached":
+      if (result.stoppedBy) break;
+      stdout.write(`${runId}
 `);
+      stderr.write(
+        `${what}: run ${runId} ${result.attached ? "(an earlier attempt's) " : ""}goes on in Stackgate: ${url}
+Follow it with: stackgate wait ${runId}
+`
+      );
+      break;
+  }
   return exitCode2;
 }
 
@@ -627,6 +1111,39 @@ async function stacksCommand(context) {
   return 0;
 }
 
+// src/commands/wait.ts
+async function waitCommand(context, runId, flags) {
+  if (!runId)
+    throw new CliError(
+      "Which run? Usage: stackgate wait <run-id> (the id 'stackgate deploy --detach' printed)",
+      EXIT.usage
+    );
+  context.known.runId = runId;
+  const timeout = timeoutOption(flags);
+  const waitStable = waitStableOption(context, flags);
+  const startedAt = Date.now();
+  const progress = createProgress({
+    stream: context.stderr,
+    what: `run ${runId}`,
+    plain: plainProgress(context, flags),
+    quiet: flags.quiet === true
+  });
+  let result;
+  try {
+    result = await waitForRun(runId, {
+      api: context.api,
+      timeoutMs: timeout.ms,
+      progress,
+      stop: context.stop,
+      waitStable
+    });
+  } finally {
+    progress.stop();
+  }
+  Object.assign(context.known, { stack: result.stack, action: result.action });
+  return report(context, result, { took: formatElapsed(Date.now() - startedAt), timeout: timeout.text });
+}
+
 // src/config.ts
 function resolveConnection(flags, env) {
   const url = (flags.url ?? env.STACKGATE_URL ?? "").trim();
@@ -650,7 +1167,11 @@ function resolveConnection(flags, env) {
     );
   if (/[\s\u0000-\u001f]/.test(apiKey))
     throw new CliError("The API key holds spaces or control characters; copy it again", EXIT.usage);
-  return { baseUrl: `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`, apiKey };
+  return {
+    baseUrl: `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`,
+    urlSource: flags.url === void 0 ? "STACKGATE_URL" : "--url",
+    apiKey
+  };
 }
 
 // src/help.ts
@@ -662,19 +1183,25 @@ var CONNECTION = `Connection (every command):
   --json             Print one JSON document on stdout instead of text
   -h, --help         This help`;
 var EXIT_CODES = `Exit codes:
-  0  success
-  1  the deploy failed (Komodo's reason is printed), a scan gate found findings,
-     or Stackgate could not be reached
-  2  usage error, or Stackgate refused the key (401) or the action (403)
-  3  the deploy did not finish within --timeout (it goes on in Stackgate)`;
+  0    success (with --detach: the run was accepted)
+  1    the deploy failed (Komodo's reason is printed), it did not stay up (unstable, with
+       --wait-stable), a scan gate found findings, or Stackgate could not be reached (a
+       wrong STACKGATE_URL fails within seconds)
+  2    usage error, no such stack, or Stackgate refused the key (401) or the action (403);
+       nothing was deployed
+  3    the deploy did not finish within --timeout (it goes on in Stackgate)
+  130  stopped by Ctrl-C (SIGINT), 143 by SIGTERM: the run goes on in Stackgate`;
 var HELP = {
   main: `stackgate \u2014 deploy Komodo stacks through Stackgate from a terminal or a CI pipeline
 
 Usage:
-  stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--json]
+  stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--[no-]wait-stable] [--quiet]
+                   [--detach] [--new-run] [--json]
+  stackgate wait <run-id> [--timeout 15m] [--[no-]wait-stable] [--quiet] [--json]
   stackgate stacks [--json]
   stackgate history [--stack S] [--limit N] [--json]
   stackgate scans [--stack S] [--image I] [--fail-on critical|high] [--scan-wait 2m] [--json]
+  stackgate version                      (also --version, -V)
   stackgate <command> --help
 
 Stackgate sits in front of a Komodo Core: it deploys the stacks Komodo manages, records every
@@ -693,27 +1220,77 @@ Docs: docs/ci.md in the Stackgate repository (GitHub Action, GitLab CI template,
   deploy: `stackgate deploy <stack> \u2014 run pull, redeploy or pull-redeploy on a stack and wait for the outcome
 
 Usage:
-  stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--json]
+  stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--[no-]wait-stable]
+                   [--settle-seconds N] [--quiet] [--detach] [--new-run] [--json]
 
   <stack>            The stack's name as Komodo and Stackgate show it (see 'stackgate stacks')
   --action ACTION    pull           pull the stack's images; nothing restarts
                      redeploy       take the stack down, then deploy it again
                      pull-redeploy  pull, then redeploy (default)
-  --timeout T        How long to wait for the outcome: 90s, 15m, 1h (default 15m). On a
-                     timeout the deploy goes on in Stackgate; the command exits 3.
+  --timeout T        How long to wait for the outcome: 90s, 15m, 1h (default 15m), the settle
+                     window included. On a timeout the deploy goes on in Stackgate; exit 3.
+  --wait-stable      After a successful redeploy, keep following while Stackgate watches the
+                     stack's services (its settle window, SETTLE_SECONDS: 60 s by default), and
+                     exit 1 when they did not stay up ("web restarted 3 times"), 0 when stable.
+                     The default when CI is set; --no-wait-stable ends when Komodo finished.
+                     A pull, a failed deploy or a window of 0 s ends when Komodo finished.
+  --settle-seconds N How long Stackgate watches the services after this redeploy, 0 to 600
+                     (0: not watched); default Stackgate's SETTLE_SECONDS.
+  -q, --quiet        Each of Komodo's stages by name and result only, without its output.
+  --detach           Print the run's id (stdout) and address (stderr) once Stackgate accepted
+                     it, and exit 0; 'stackgate wait <run-id>' follows it later.
+  --idempotency-key K  The deploy's idempotency key (default $STACKGATE_IDEMPOTENCY_KEY; in
+                     GitHub Actions and GitLab CI one made from the pipeline's identity: the
+                     repository or project, the run or pipeline id, the job, stack and action).
+                     A repeat with the same key attaches to the run it started, unless that run
+                     failed or was interrupted: then it deploys again.
+  --new-run          Deploy again on purpose: a new key, whatever a re-run of the job would use.
+  --no-progress      Plain progress lines even on a terminal (also when CI is set).
 
-How it works: the deploy is started at once (Prefer: respond-async) under an idempotency key
-made for this invocation, so retrying after a lost answer (a proxy's 502/503/504, a dropped
-connection; for up to 2 minutes, with backoff) never deploys twice. It then follows the run on
+How it works: it first checks what it can without deploying (the stack exists, the key may
+run the action on it) and exits 2 when it cannot. It then starts the deploy (Prefer:
+respond-async) under its idempotency key, so retrying after a lost answer (a proxy's 502/503/
+504, a dropped connection; until --timeout, with backoff) never deploys twice, and a re-run of
+the same CI job says "already deployed by run ..." instead of deploying again. A wrong address
+fails within seconds, naming STACKGATE_URL: a host that does not resolve, a refused connection,
+a TLS error, a web page or a 404 where the API should be. It then follows the run on
 Stackgate's live event stream, reconnecting when a proxy cuts it, and reads the run now and
 then, so a proxy's read time limit (nginx's 60 s, Cloudflare's 100 s) never ends the wait.
 Progress goes to stderr: one redrawn line on a terminal (current step, elapsed time), plain
-timestamped lines in CI logs. The outcome goes to stdout; with --json, one object:
-  {"outcome":"succeeded|failed|timeout|error","success":true,"message":"...","stack":"web",
-   "action":"pull-redeploy","runId":"...","startedAt":"...","finishedAt":"...","url":"..."}
+timestamped lines in CI logs; each of Komodo's stages (Compose Pull, Compose Up, ...) as it
+ends, with its command and output (read from the run's log, so none is missed or printed
+twice when the stream is cut). Ctrl-C (or SIGTERM) prints "stopped following run <id>; it goes
+on: <address>" and exits 130 (143); the deploy goes on. The outcome goes to stdout; with
+--json, one object:
+  {"outcome":"succeeded|failed|unstable|timeout|detached|refused","success":true,
+   "message":"...","stack":"web","action":"pull-redeploy","runId":"...","startedAt":"...",
+   "finishedAt":"...","url":"...","attached":true,
+   "settle":{"state":"stable","reason":null,"until":"..."},
+   "failedStage":{"stage":"Compose Up","command":"...","stdout":"...","stderr":"...","success":false}}
+("attached": an earlier attempt of the job had started the run; "settle": whether it stayed
+up, where known; "failedStage": the stage that failed a failed deploy; errors carry
+"exitCode" and what was known: stack, action, runId, url.)
 
-The API key needs the right to deploy that stack (a scoped key: that stack and action) and,
-to follow the run, to read its history and events.
+The API key needs the right to run that action on that stack (a scoped key: the stack and the
+action). It follows the runs it started whatever its scope's reads.
+
+${CONNECTION}
+
+${EXIT_CODES}`,
+  wait: `stackgate wait <run-id> \u2014 follow a run to its end (one 'stackgate deploy --detach' started)
+
+Usage:
+  stackgate wait <run-id> [--timeout 15m] [--[no-]wait-stable] [--quiet] [--no-progress] [--json]
+
+  <run-id>           The run's id, as 'deploy --detach' or 'deploy --json' printed it
+  --timeout T        How long to wait for the outcome (default 15m); then exit 3
+  --wait-stable      Follow a successful redeploy until its settle window ends, as deploy does
+                     (the default when CI is set; --no-wait-stable: end when Komodo finished)
+  -q, --quiet        Each stage by name and result only
+
+Prints the run's stages so far (from its log), then each as it ends, and its outcome as
+'stackgate deploy' does, with the same exit codes (0 succeeded, 1 failed or unstable,
+3 timed out, 130/143 stopped). An unknown run, or one the key may not follow, exits 2.
 
 ${CONNECTION}
 
@@ -775,8 +1352,23 @@ var CONNECTION_FLAGS = {
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" }
 };
+var FOLLOW_FLAGS = {
+  "no-progress": { type: "boolean" },
+  quiet: { type: "boolean", short: "q" },
+  "wait-stable": { type: "boolean" },
+  "no-wait-stable": { type: "boolean" }
+};
 var COMMAND_FLAGS = {
-  deploy: { action: { type: "string" }, timeout: { type: "string" } },
+  deploy: {
+    action: { type: "string" },
+    timeout: { type: "string" },
+    "idempotency-key": { type: "string" },
+    "new-run": { type: "boolean" },
+    detach: { type: "boolean" },
+    "settle-seconds": { type: "string" },
+    ...FOLLOW_FLAGS
+  },
+  wait: { timeout: { type: "string" }, ...FOLLOW_FLAGS },
   stacks: {},
   history: { stack: { type: "string" }, limit: { type: "string" } },
   scans: {
@@ -786,10 +1378,13 @@ var COMMAND_FLAGS = {
     "scan-wait": { type: "string" }
   }
 };
+var COMMANDS = "deploy, wait, stacks, history, scans, version";
 var isCommand = (name) => !!name && Object.hasOwn(COMMAND_FLAGS, name);
 async function runCli(argv, io) {
   const [first, ...rest] = argv;
   let json = argv.includes("--json");
+  const known = {};
+  let connection;
   try {
     if (first === void 0 || first === "--help" || first === "-h" || first === "help") {
       const topic = first === "help" && isCommand(rest[0]) ? rest[0] : "main";
@@ -797,14 +1392,14 @@ async function runCli(argv, io) {
 `);
       return first === void 0 ? EXIT.usage : EXIT.success;
     }
-    if (first === "--version") {
+    if (first === "--version" || first === "-V" || first === "version") {
       io.stdout.write(`${VERSION}
 `);
       return EXIT.success;
     }
     if (!isCommand(first))
       throw new CliError(
-        `Unknown command '${printable(first)}'. Commands: deploy, stacks, history, scans ('stackgate --help').`,
+        `Unknown command '${printable(first)}'. Commands: ${COMMANDS} ('stackgate --help').`,
         EXIT.usage
       );
     const { values, positionals } = parseCommandLine(first, rest);
@@ -814,13 +1409,13 @@ async function runCli(argv, io) {
 `);
       return EXIT.success;
     }
-    const expected = first === "deploy" ? 1 : 0;
+    const expected = first === "deploy" || first === "wait" ? 1 : 0;
     if (positionals.length > expected)
       throw new CliError(
         `Unexpected argument '${printable(positionals[expected])}' ('stackgate ${first} --help')`,
         EXIT.usage
       );
-    const connection = resolveConnection(values, io.env);
+    connection = resolveConnection(values, io.env);
     const context = {
       api: createApi(connection, {
         onRetry: (reason, delayMs) => io.stderr.write(
@@ -830,30 +1425,50 @@ async function runCli(argv, io) {
       }),
       stdout: io.stdout,
       stderr: io.stderr,
-      json
+      json,
+      env: io.env,
+      stop: io.stop,
+      known
     };
     switch (first) {
       case "deploy":
         return await deployCommand(context, positionals[0], values);
+      case "wait":
+        return await waitCommand(context, positionals[0], values);
       case "stacks":
-        return await stacksCommand(context);
+        return await untilStopped(stacksCommand(context), io.stop);
       case "history":
-        return await historyCommand(context, values);
+        return await untilStopped(historyCommand(context, values), io.stop);
       case "scans":
-        return await scansCommand(context, values);
+        return await untilStopped(scansCommand(context, values), io.stop);
     }
   } catch (error) {
     const exitCode2 = error instanceof CliError ? error.exitCode : EXIT.failed;
     const message = error instanceof Error ? error.message : String(error);
-    if (json)
-      io.stdout.write(
-        `${JSON.stringify({ outcome: "error", success: false, message, exitCode: exitCode2 }, null, 2)}
-`
-      );
+    if (json) {
+      const url = connection && (known.stack ? dashboardLinks(connection.baseUrl, known.stack).stack : connection.baseUrl);
+      const document = { outcome: outcomeOf(exitCode2), success: false, message, exitCode: exitCode2, ...known, url };
+      io.stdout.write(`${JSON.stringify(document, null, 2)}
+`);
+    }
     io.stderr.write(`stackgate: ${message}
 `);
     return exitCode2;
   }
+}
+function untilStopped(command, stop2) {
+  if (!stop2) return command;
+  return Promise.race([
+    command,
+    new Promise((_, reject) => {
+      const signal = () => {
+        const name = stop2.reason === "SIGTERM" ? "SIGTERM" : "SIGINT";
+        reject(new CliError(`stopped (${name})`, EXIT[name]));
+      };
+      if (stop2.aborted) signal();
+      stop2.addEventListener("abort", signal, { once: true });
+    })
+  ]);
 }
 function parseCommandLine(command, args) {
   try {
@@ -871,10 +1486,21 @@ function parseCommandLine(command, args) {
 var VERSION = true ? "0.1.0" : "development";
 
 // src/main.ts
+var stop = new AbortController();
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.on(signal, () => {
+    if (stop.signal.aborted) process.exit(EXIT[signal]);
+    stop.abort(signal);
+  });
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (error) => {
+    if (error.code !== "EPIPE") throw error;
+  });
 var exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   stdout: process.stdout,
-  stderr: process.stderr
+  stderr: process.stderr,
+  stop: stop.signal
 });
 process.exitCode = exitCode;
 setTimeout(() => process.exit(exitCode), 2e3).unref();

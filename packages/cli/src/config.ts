@@ -3,6 +3,8 @@ import { CliError, EXIT } from "./exit.ts";
 export interface Connection {
   /** Stackgate's public address, without a trailing slash, e.g. `https://stackgate.example.com`. */
   baseUrl: string;
+  /** Where the address came from, to name it when it looks wrong. */
+  urlSource: "STACKGATE_URL" | "--url";
   apiKey: string;
 }
 
@@ -33,5 +35,9 @@ export function resolveConnection(
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\s\u0000-\u001f]/.test(apiKey))
     throw new CliError("The API key holds spaces or control characters; copy it again", EXIT.usage);
-  return { baseUrl: `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`, apiKey };
+  return {
+    baseUrl: `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`,
+    urlSource: flags.url === undefined ? "STACKGATE_URL" : "--url",
+    apiKey,
+  };
 }

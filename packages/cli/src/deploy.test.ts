@@ -1,14 +1,13 @@
 // The CLI and the GitHub Action's entry point, built to their single files and run as child processes
 // against the real backend and the Komodo simulator, through Debian's nginx with a 5 s read timeout.
 import { execFile } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { parse } from "yaml";
 import { requireNginx } from "../../../apps/backend/src/testing/nginx.ts";
-import { type CliRun, type CliWorld, startCliWorld } from "./testing/cli-world.ts";
+import { type CliWorld, useCliWorld } from "./testing/cli-world.ts";
 
 const SLOW = "slow-web";
 const BROKEN = "broken-api";
@@ -18,42 +17,19 @@ const KOMODO_REASON = "pull access denied for ghcr.io/acme/broken-api, repositor
 const STEP_MS = 3_400;
 
 describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeout 5s)", () => {
-  let world: CliWorld;
-  const runs: CliRun[] = [];
-  const run = async (...args: Parameters<CliWorld["run"]>) => {
-    const result = await world.run(...args);
-    runs.push(result);
-    return result;
-  };
-
-  beforeAll(async () => {
-    world = await startCliWorld({
-      stacks: [
-        { name: SLOW, faults: { updateDelayMs: STEP_MS } },
-        { name: BROKEN, faults: { failWith: KOMODO_REASON } },
-        { name: QUICK, faults: { updateDelayMs: 300 } },
-        // The stack docs/ci.md's examples deploy: longer than nginx's read timeout.
-        { name: "web", faults: { updateDelayMs: 2_000 } },
-      ],
-    });
+  const world = useCliWorld({
+    stacks: [
+      { name: SLOW, faults: { updateDelayMs: STEP_MS } },
+      { name: BROKEN, faults: { failWith: KOMODO_REASON } },
+      { name: QUICK, faults: { updateDelayMs: 300 } },
+      // The stack docs/ci.md's examples deploy: longer than nginx's read timeout.
+      { name: "web", faults: { updateDelayMs: 2_000 } },
+    ],
   });
+  const run = (...args: Parameters<CliWorld["run"]>) => world.run(...args);
 
-  afterAll(async () => {
-    // Whatever each run printed, the API key never appears.
-    for (const { stdout, stderr } of runs) expect(stdout + stderr).not.toContain(world.key);
-    await world?.close();
-  });
-
-  const historyOf = async (stack: string) => {
-    const answer = await world.app.request(`/api/v0/history?stack=${stack}`, {
-      headers: { cookie: world.cookie },
-    });
-    return answer.json.history as Array<{ id: string; success: boolean; message: string; actor: string }>;
-  };
-  const komodoExecutes = (stack: string) =>
-    world.komodo.calls.filter(
-      (call) => call.api === "execute" && JSON.stringify(call.params).includes(`"${stack}"`),
-    ).length;
+  const historyOf = (stack: string) => world.historyOf(stack);
+  const komodoExecutes = (stack: string) => world.executes(stack);
 
   test("a 10 s deploy succeeds behind a 5 s proxy, with its steps in plain lines, and is recorded once", async () => {
     const started = Date.now();
@@ -84,7 +60,7 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
         resolve({ exitCode: error ? Number(error.code) : 0, stdout: out }),
       ),
     );
-    runs.push({ exitCode, stdout, stderr: "" });
+    world.printed.push({ exitCode, stdout, stderr: "" });
     expect(exitCode, stdout).toBe(0);
     expect(stdout).toMatch(new RegExp(`\r\u001b\\[2K${QUICK} · redeploy · [a-z ]+ · 0:\\d\\d`));
     expect(stdout).toContain("\r\u001b[2KSucceeded in ");
@@ -123,15 +99,7 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
     expect(result.stdout + result.stderr).not.toContain(wrongKey);
   });
 
-  const scopedKey = async (name: string, scope: object) => {
-    const created = await world.app.request("/api/v0/apikeys", {
-      method: "POST",
-      headers: { cookie: world.cookie },
-      json: { name, scope },
-    });
-    expect(created.status, created.text).toBe(200);
-    return created.json.key as string;
-  };
+  const scopedKey = (name: string, scope: object) => world.scopedKey(name, scope);
 
   test("an action outside the key's scope exits 2 with Stackgate's reason (403)", async () => {
     const key = await scopedKey("pull-only", { actions: ["pull"] });
@@ -141,17 +109,6 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
       `Stackgate refused to deploy '${QUICK}' (403): This API key may not redeploy`,
     );
     expect(result.stderr).not.toContain(key);
-  });
-
-  test("a key that may not open the event stream follows the run by polling it", async () => {
-    const key = await scopedKey("no-events", { read: ["history"] });
-    const result = await run(["deploy", QUICK, "--action", "pull"], { env: { STACKGATE_API_KEY: key } });
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr).toContain(
-      "The event stream is not open to this key (403); following the run by polling",
-    );
-    expect(result.stdout).toContain(`Succeeded in`);
-    expect(result.stdout + result.stderr).not.toContain(key);
   });
 
   test("usage errors exit 2 before anything is sent", async () => {
@@ -206,9 +163,15 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
     let lossy: Server;
     let lossyUrl: string;
     let lostAnswers = 0;
+    /** Answers the event stream 404, as a proxy that does not pass it would. */
+    let refuseEvents = false;
 
     beforeAll(async () => {
       lossy = createServer((req, res) => {
+        if (refuseEvents && req.url === "/api/v0/deploy/events") {
+          res.writeHead(404, { "content-type": "application/json" }).end('{"message":"not here"}');
+          return;
+        }
         const upstream = httpRequest(`${world.nginx.url}${req.url}`, {
           method: req.method,
           headers: req.headers,
@@ -249,6 +212,19 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
       // redeploy of a running stack: one take-down and one deploy, not two of each.
       expect(komodoExecutes(stack)).toBe(2);
     });
+
+    test("where the event stream does not pass, the run is followed by polling it", async () => {
+      refuseEvents = true;
+      const result = await run(["deploy", QUICK, "--action", "pull"], { env: { STACKGATE_URL: lossyUrl } });
+      refuseEvents = false;
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stderr).toContain(
+        "The event stream is not open to this key (404); following the run by polling",
+      );
+      // Its stages are read from the run's log, once.
+      expect(result.stderr.match(/^\[\d:\d\d\] stage Compose Pull \(ok\)$/gm)).toHaveLength(1);
+      expect(result.stdout).toContain(`Succeeded in`);
+    });
   });
 
   test("docs/ci.md's curl path (respond-async, then polling the run) reaches the outcome through the proxy", async () => {
@@ -273,81 +249,41 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
   });
 
   describe("the GitLab CI template's job script, run by sh with the built CLI as `stackgate`", () => {
-    const runJob = async (variables: Record<string, string>) => {
-      const dir = mkdtempSync(join(world.bundleDir, "gitlab-"));
-      const shim = join(dir, "stackgate");
-      writeFileSync(
-        shim,
-        `#!/bin/sh\nexec "${process.execPath}" "${join(world.bundleDir, "stackgate.mjs")}" "$@"\n`,
-      );
-      chmodSync(shim, 0o755);
-      const env = {
-        PATH: `${dir}:${join(process.execPath, "..")}:${process.env.PATH}`,
-        STACKGATE_URL: world.nginx.url,
-        STACKGATE_API_KEY: world.key,
-        STACKGATE_ACTION: "pull-redeploy",
-        STACKGATE_TIMEOUT: "2m",
-        STACKGATE_FAIL_ON: "",
-        ...variables,
-      };
-      const exitCode = await new Promise<number>((resolve) =>
-        execFile("sh", ["-c", gitlabScript()], { cwd: dir, env }, (error, stdout, stderr) => {
-          runs.push({ exitCode: 0, stdout, stderr });
-          resolve(error ? Number(error.code) : 0);
-        }),
-      );
-      return { exitCode, dotenv: readFileSync(join(dir, "stackgate.env"), "utf8") };
-    };
+    const runJob = (variables: Record<string, string>) => world.runGitlabJob(variables);
 
     test("a deploy passes the job and hands its run to later jobs", async () => {
       const job = await runJob({ STACKGATE_STACK: QUICK });
       expect(job.exitCode).toBe(0);
       const [latest] = await historyOf(QUICK);
       expect(job.dotenv).toBe(
-        `STACKGATE_RUN_ID=${latest.id}\nSTACKGATE_SUCCESS=true\nSTACKGATE_MESSAGE=${latest.message}\n`,
+        `STACKGATE_OUTCOME=succeeded\nSTACKGATE_RUN_ID=${latest.id}\nSTACKGATE_SUCCESS=true\nSTACKGATE_MESSAGE=${latest.message}\n`,
       );
     });
 
     test("a failed deploy fails the job with Komodo's reason", async () => {
       const job = await runJob({ STACKGATE_STACK: BROKEN });
       expect(job.exitCode).toBe(1);
+      expect(job.dotenv).toContain("STACKGATE_OUTCOME=failed\n");
       expect(job.dotenv).toContain("STACKGATE_SUCCESS=false\n");
       expect(job.dotenv).toContain(KOMODO_REASON);
     });
   });
 
   describe("the GitHub Action's entry point, run as GitHub runs it", () => {
-    const runAction = async (inputs: Record<string, string>) => {
-      const dir = world.bundleDir;
-      const outputFile = join(dir, `output-${Date.now()}`);
-      const summaryFile = join(dir, `summary-${Date.now()}`);
-      writeFileSync(outputFile, "");
-      writeFileSync(summaryFile, "");
-      const env: Record<string, string> = { GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile };
-      for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-      const result = await world.runFile("action.mjs", [], { env });
-      runs.push(result);
-      return {
-        ...result,
-        outputs: parseOutputs(readFileSync(outputFile, "utf8")),
-        summary: readFileSync(summaryFile, "utf8"),
-      };
-    };
-    const inputs = (stack: string, more: Record<string, string> = {}) => ({
-      stack,
-      action: "pull-redeploy",
-      url: world.nginx.url,
-      "api-key": world.key,
-      timeout: "2m",
-      "fail-on": "",
-      ...more,
-    });
+    const runAction = (inputs: Record<string, string>) => world.runAction(inputs);
+    const inputs = (stack: string, more: Record<string, string> = {}) => ({ stack, ...more });
 
     test("a deploy behind the proxy succeeds: outputs and a job summary linking the dashboard", async () => {
       const result = await runAction(inputs(SLOW));
       expect(result.exitCode, result.stderr).toBe(0);
       const [latest] = await historyOf(SLOW);
-      expect(result.outputs).toEqual({ "run-id": latest.id, success: "true", message: latest.message });
+      expect(result.outputs).toEqual({
+        outcome: "succeeded",
+        "run-id": latest.id,
+        success: "true",
+        message: latest.message,
+      });
+      expect(result.stdout).toContain(`Stackgate succeeded: ${SLOW} · pull-redeploy (run ${latest.id}): `);
       expect(result.stderr).toMatch(/step: deploying/);
       expect(result.summary).toContain(`### ✅ Stackgate: ${SLOW} · pull-redeploy succeeded`);
       expect(result.summary).toContain(`| Run | \`${latest.id}\` |`);
@@ -358,8 +294,9 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
     test("a failed deploy fails the step with Komodo's reason in the outputs, the summary and an error annotation", async () => {
       const result = await runAction(inputs(BROKEN));
       expect(result.exitCode).toBe(1);
-      expect(result.outputs.success).toBe("false");
+      expect(result.outputs).toMatchObject({ outcome: "failed", success: "false" });
       expect(result.outputs.message).toContain(KOMODO_REASON);
+      expect(result.stdout).toContain(`Stackgate failed: ${BROKEN} · pull-redeploy (run `);
       expect(result.outputs["run-id"]).toBe((await historyOf(BROKEN))[0].id);
       expect(result.summary).toContain("### ❌ Stackgate:");
       expect(result.summary).toContain(KOMODO_REASON);
@@ -371,28 +308,11 @@ describe.runIf(requireNginx())("stackgate deploy through nginx (proxy_read_timeo
         inputs(QUICK, { "api-key": "sg_wrong-wrong-wrong-wrong-wrong-wrong-wrong1" }),
       );
       expect(result.exitCode).toBe(2);
-      expect(result.outputs).toMatchObject({ success: "false", "run-id": "" });
+      expect(result.outputs).toMatchObject({ outcome: "refused", success: "false", "run-id": "" });
       expect(result.outputs.message).toContain("401");
+      expect(result.stdout).toMatch(
+        /^Stackgate refused: quick-worker · pull-redeploy: Stackgate refused the API key \(401\)/m,
+      );
     });
   });
 });
-
-/** The shell script of the GitLab CI template's hidden job, as a runner would run it. */
-const gitlabScript = (): string =>
-  parse(readFileSync(join(import.meta.dirname, "../../../ci/gitlab/stackgate.gitlab-ci.yml"), "utf8"))[
-    ".stackgate-deploy"
-  ].script.join("\n");
-
-/** Reads GITHUB_OUTPUT's `name<<delimiter` blocks. */
-function parseOutputs(text: string): Record<string, string> {
-  const outputs: Record<string, string> = {};
-  const lines = text.split("\n");
-  for (let index = 0; index < lines.length; index++) {
-    const match = /^([\w-]+)<<(.+)$/.exec(lines[index]);
-    if (!match) continue;
-    const value: string[] = [];
-    for (index++; lines[index] !== match[2]; index++) value.push(lines[index]);
-    outputs[match[1]] = value.join("\n");
-  }
-  return outputs;
-}

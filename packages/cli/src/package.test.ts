@@ -29,7 +29,20 @@ test("the packed tarball runs with npx, offline", async () => {
   await run("npm", ["pack", "--ignore-scripts", "--pack-destination", scratch], { cwd: packageDir });
   const tarball = join(scratch, "stackgate-cli-0.1.0.tgz");
   const { stdout: listing } = await run("tar", ["tzf", tarball]);
-  expect(listing.trim().split("\n").sort()).toEqual(["package/bundle/stackgate.mjs", "package/package.json"]);
+  expect(listing.trim().split("\n").sort()).toEqual([
+    "package/README.md",
+    "package/bundle/stackgate.mjs",
+    "package/package.json",
+  ]);
+  // Ready for `npm publish` and `npx @stackgate/cli deploy web`.
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+  expect(manifest).toMatchObject({
+    name: "@stackgate/cli",
+    bin: { stackgate: "bundle/stackgate.mjs" },
+    engines: { node: ">=20" },
+    publishConfig: { access: "public" },
+  });
+  expect(manifest.private).toBeUndefined();
 
   const npx = (args: string[]) =>
     run(
@@ -50,9 +63,20 @@ test("the packed tarball runs with npx, offline", async () => {
       },
     );
   const { stdout } = await npx(["--help"]);
-  expect(stdout).toContain("stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--json]");
+  expect(stdout).toContain(
+    "stackgate deploy <stack> [--action pull-redeploy] [--timeout 15m] [--[no-]wait-stable] [--quiet]",
+  );
   expect((await npx(["deploy", "--help"])).stdout).toContain("Exit codes:");
-  expect((await npx(["--version"])).stdout.trim()).toBe("0.1.0");
+  for (const asked of ["--version", "-V", "version"])
+    expect((await npx([asked])).stdout.trim()).toBe("0.1.0");
+  expect(stdout).toContain("stackgate version");
+  // As `npx @stackgate/cli …` runs it: the package's one bin, whatever its name (`./` makes it a package spec).
+  const direct = await run(
+    "npx",
+    ["--yes", "--offline", "--cache", join(scratch, "npm-cache"), "./stackgate-cli-0.1.0.tgz", "--version"],
+    { cwd: scratch, env: { PATH: process.env.PATH ?? "", HOME: scratch } },
+  );
+  expect(direct.stdout.trim()).toBe("0.1.0");
   // Without configuration: a usage error that says what to set.
   const failure = await npx(["stacks"]).catch((error) => error);
   expect(failure.code).toBe(2);
@@ -64,9 +88,18 @@ test("action.yml runs the committed entry point on node24 with the documented in
   const action = parse(readFileSync(join(repo, "action.yml"), "utf8"));
   expect(action.runs).toEqual({ using: "node24", main: "packages/cli/bundle/action.mjs" });
   expect(existsSync(join(repo, action.runs.main))).toBe(true);
-  expect(Object.keys(action.inputs)).toEqual(["stack", "action", "url", "api-key", "timeout", "fail-on"]);
+  expect(Object.keys(action.inputs)).toEqual([
+    "stack",
+    "action",
+    "url",
+    "api-key",
+    "timeout",
+    "fail-on",
+    "wait-stable",
+    "settle-seconds",
+  ]);
   expect(action.inputs.stack.required).toBe(true);
-  expect(Object.keys(action.outputs)).toEqual(["run-id", "success", "message"]);
+  expect(Object.keys(action.outputs)).toEqual(["outcome", "run-id", "success", "message"]);
   // The entry point reads each input the way the runner passes it.
   const entry = readFileSync(join(repo, action.runs.main), "utf8");
   for (const name of Object.keys(action.inputs)) expect(entry).toContain(`input("${name}")`);

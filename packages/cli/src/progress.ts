@@ -1,5 +1,6 @@
 import { formatElapsed } from "./duration.ts";
 import { printable } from "./exit.ts";
+import { type RunStage, stageLines } from "./stages.ts";
 
 /** How each of Komodo's steps reads in the progress line; other step names are shown as they come. */
 const STEP_LABELS: Record<string, string> = {
@@ -11,9 +12,13 @@ const STEP_LABELS: Record<string, string> = {
 export const stepLabel = (step: string) => STEP_LABELS[step] ?? printable(step);
 
 export interface Progress {
-  /** The run was accepted by Stackgate. */
-  started(runId: string): void;
+  /** The run was accepted by Stackgate; `how` says more than "started" (an earlier attempt's run). */
+  started(runId: string, how?: string): void;
   step(step: string): void;
+  /** A stage of Komodo's with its output (only its name and result when quiet). */
+  stage(stage: RunStage): void;
+  /** The deploy succeeded; Stackgate watches whether it stays up until `until` (ISO 8601). */
+  settling(until: string): void;
   /** Something worth a line of its own (a retry, a reconnect). */
   note(text: string): void;
   /** Stops redrawing; the caller prints the outcome next. */
@@ -23,6 +28,10 @@ export interface Progress {
 export interface ProgressOptions {
   stream: NodeJS.WritableStream & { isTTY?: boolean };
   what: string;
+  /** Plain lines even on a terminal (`CI` set, or --no-progress). */
+  plain?: boolean;
+  /** Stages by name and result only, without their command and output (--quiet). */
+  quiet?: boolean;
   /** Default Date.now. */
   now?: () => number;
   /** On a plain (non-TTY) output, a "still running" line this often; default 30 s. */
@@ -30,12 +39,15 @@ export interface ProgressOptions {
 }
 
 /**
- * Progress on stderr: on a terminal one line redrawn every second (elapsed time, current step);
- * elsewhere (CI logs, files) a plain line per change and a "still running" line now and then.
+ * Progress on stderr, once Stackgate accepted the run: on a terminal one line redrawn every second
+ * (elapsed time, current step); elsewhere (CI logs, files, `plain`) a plain line per change and a
+ * "still running" line now and then.
  */
 export function createProgress({
   stream,
   what,
+  plain = false,
+  quiet = false,
   now = Date.now,
   heartbeatMs = 30_000,
 }: ProgressOptions): Progress {
@@ -43,13 +55,23 @@ export function createProgress({
   let currentStep: string | undefined;
   const elapsed = () => formatElapsed(now() - startedAt);
   const stepText = () => (currentStep ? stepLabel(currentStep) : "waiting for Komodo");
+  const settleText = (until: string) => `deployed; watching whether it stays up until ${clockOf(until)}`;
 
-  if (stream.isTTY) {
-    const draw = () => stream.write(`\r\u001b[2K${what} · ${stepText()} · ${elapsed()}`);
-    const timer = setInterval(draw, 1_000);
-    const clear = () => stream.write("\r\u001b[2K");
+  // Nothing is drawn, and nothing said of Komodo, before a run exists.
+  let timer: NodeJS.Timeout | undefined;
+  if (stream.isTTY && !plain) {
+    const draw = () => {
+      if (timer) stream.write(`\r\u001b[2K${what} · ${stepText()} · ${elapsed()}`);
+    };
+    const clear = () => {
+      if (timer) stream.write("\r\u001b[2K");
+    };
     return {
-      started: draw,
+      started(runId, how) {
+        if (how) stream.write(`${what}: ${how} (run ${runId})\n`);
+        timer ??= setInterval(draw, 1_000);
+        draw();
+      },
       step(step) {
         currentStep = step;
         draw();
@@ -59,23 +81,43 @@ export function createProgress({
         stream.write(`${text}\n`);
         draw();
       },
-      stop() {
-        clearInterval(timer);
+      stage(stage) {
         clear();
+        stream.write(`${stageLines(stage, { quiet }).join("\n")}\n`);
+        draw();
+      },
+      settling(until) {
+        currentStep = settleText(until);
+        draw();
+      },
+      stop() {
+        clear();
+        clearInterval(timer);
+        timer = undefined;
       },
     };
   }
 
   const line = (text: string) => stream.write(`[${elapsed()}] ${text}\n`);
-  const heartbeat = setInterval(() => line(`still running: ${stepText()}`), heartbeatMs);
   return {
-    started: (runId) => line(`${what}: started (run ${runId})`),
+    started(runId, how = "started") {
+      line(`${what}: ${how} (run ${runId})`);
+      timer ??= setInterval(() => line(`still running: ${stepText()}`), heartbeatMs);
+    },
     step(step) {
       if (step === currentStep) return;
       currentStep = step;
       line(`step: ${stepLabel(step)}`);
     },
     note: line,
-    stop: () => clearInterval(heartbeat),
+    stage: (stage) => line(stageLines(stage, { quiet }).join("\n")),
+    settling(until) {
+      currentStep = settleText(until);
+      line(currentStep);
+    },
+    stop: () => clearInterval(timer),
   };
 }
+
+/** The time of an ISO 8601 instant, as CI logs show times: `10:15:41 UTC`. */
+const clockOf = (iso: string) => `${/T(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? printable(iso)} UTC`;

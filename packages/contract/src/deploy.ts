@@ -167,9 +167,11 @@ const requestHeaders = [
     required: false,
     description:
       `A key of your choice (1 to 255 visible ASCII characters). A repeat with the same key and the same body ` +
-      `within ${IDEMPOTENCY_KEY_HOURS} hours (per user; all keys of one user share them) answers the same run ` +
-      "instead of deploying again: 202 with it when asynchronous, or its outcome once it ends. The same key with " +
-      "another body: 422.",
+      `within ${IDEMPOTENCY_KEY_HOURS} hours (per user; all keys of one user share them) answers the run the key ` +
+      "names while that run is still going or has succeeded, instead of deploying again: 202 with it (and " +
+      "`replayed: true`) when asynchronous, or its outcome once it ends. When that run failed or was " +
+      "interrupted, the repeat starts a new run under the same key (a failed deploy can be retried). The same " +
+      "key with another body (another stack or action): 422.",
     schema: { type: "string" as const, minLength: 1, maxLength: 255 },
     example: "release-4711-web",
   },
@@ -194,9 +196,13 @@ const runDeploy = keyOrSession({
     "`redeploy` takes the stack down (unless it is already down) and deploys it again; `pull-redeploy` pulls " +
     "first. The answer comes once Komodo has finished every step, unless the request has " +
     "`Prefer: respond-async`: then it is 202 at once with the run, whose outcome " +
-    "`GET /api/v0/deploy/runs/{id}` and the event stream tell. Every request is recorded in the history.",
+    "`GET /api/v0/deploy/runs/{id}` and the event stream tell. Every request is recorded in the history. " +
+    "With an `Idempotency-Key`, a repeat answers the run the key names while it is going or succeeded, and " +
+    "starts a new run when it failed or was interrupted. A stack Komodo does not know ends as a failed run " +
+    "saying so (404 when synchronous), without a failure alert; `GET /api/v0/deploy/check` finds it before.",
   errors: {
     422: "The Idempotency-Key was already used with another body",
+    404: "Komodo has no stack of this name (the run is recorded as failed, and no alert is sent)",
     502: "Komodo refused the action, failed it, or could not be reached; the message carries its reason",
     503: "No Komodo connection yet",
     504: "Komodo did not finish within DEPLOY_TIMEOUT_SECONDS",
@@ -234,7 +240,14 @@ const runDeploy = keyOrSession({
           location: z.string().meta({ description: "The run: `/api/v0/deploy/runs/{id}`" }),
           "preference-applied": z.literal(RESPOND_ASYNC_PREFERENCE),
         }),
-        body: z.object({ run: deployRun }),
+        body: z.object({
+          run: deployRun,
+          replayed: z.boolean().meta({
+            description:
+              "true when an earlier request with the same Idempotency-Key started this run (it is still going " +
+              "or succeeded), which is answered instead of deploying again",
+          }),
+        }),
       }),
     ]),
   );
@@ -250,9 +263,34 @@ export const deployProcedures = {
       return { ...described, parameters: [...(described.parameters ?? []), ...requestHeaders] };
     },
   }),
+  check: keyOrSession({
+    permission: "deploy",
+    keyScope: { deploy: "input" },
+    method: "GET",
+    path: "/api/v0/deploy/check",
+    tags: ["Deploy"],
+    summary: "What can be checked before a deploy, without deploying",
+    description:
+      "Deploys nothing and records nothing. Answers 200 when the caller may run `action` on `stack` (otherwise " +
+      "the 403 the deploy itself would get: a scoped key's refusal names what it may do), with `exists`: " +
+      "whether Komodo knows the stack now. A pipeline calls it first, so that a mistyped name or a key without " +
+      "the right fails before any run starts.",
+    errors: {
+      502: "Komodo refused the request or could not be reached; the message carries its reason",
+      503: "No Komodo connection yet",
+    },
+  })
+    .input(z.strictObject({ stack: stackName, action: deployAction }))
+    .output(
+      z.object({
+        stack: z.string(),
+        action: deployAction,
+        exists: z.boolean().meta({ description: "Whether Komodo has a stack of this name" }),
+      }),
+    ),
   events: keyOrSession({
     permission: "read",
-    keyScope: { read: "events" },
+    keyScope: { read: "events", orOwnRuns: true },
     method: "GET",
     path: "/api/v0/deploy/events",
     tags: ["Deploy"],
@@ -262,25 +300,28 @@ export const deployProcedures = {
       "progress), then `started` and `finished` for every deploy, whoever started it. `started` comes again, " +
       "with the same run, each time its `step` changes (keep the runs by id: the later one replaces it). Deploys and pulls that " +
       'Stackgate did not start, seen on Komodo\'s update stream, come too, marked `source: "komodo"`. ' +
-      "Nothing is replayed.",
+      "Nothing is replayed. An API key whose scope lacks the `events` read but that may deploy gets the " +
+      "events of the runs it started itself only.",
   }).output(eventIterator(deployEvent)),
   getRun: keyOrSession({
     permission: "read",
-    keyScope: { read: "history" },
+    keyScope: { read: "history", orOwnRuns: true },
     method: "GET",
     path: "/api/v0/deploy/runs/{id}",
     tags: ["Deploy"],
     summary: "One deploy run: running (with its step) or finished (with its outcome)",
     description:
-      "The run a `202` answer's `Location` names, or any run of the history by its id. An API key needs the " +
-      "`history` read in its scope, and sees only the runs of the stacks its scope allows (404 for the others).",
+      "The run a `202` answer's `Location` names, or any run of the history by its id. An API key sees only the " +
+      "runs of the stacks its scope allows (404 for the others); one whose scope lacks the `history` read but " +
+      "that may deploy sees only the runs it started itself (404 for the others), so a pipeline's key always " +
+      "follows its own deploys.",
     errors: { 404: "No run with this id (or not one this API key may see)" },
   })
     .input(z.strictObject({ id: runId }))
     .output(z.object({ run: deployRunStatus })),
   getRunLogs: keyOrSession({
     permission: "read",
-    keyScope: { read: "history" },
+    keyScope: { read: "history", orOwnRuns: true },
     method: "GET",
     path: "/api/v0/deploy/runs/{id}/logs",
     tags: ["Deploy"],

@@ -30,6 +30,8 @@ export type ReadArea = (typeof READ_AREAS)[number];
 /**
  * What a scoped API key's scope must allow for a procedure, declared beside its `permission`: one
  * of its read areas, the deploy action of the procedure's input on its input's stack, or the
- * metrics (which only a scope that names them allows).
+ * metrics (which only a scope that names them allows). `orOwnRuns` also admits a key whose scope
+ * lacks the read but that may deploy: it then sees only the runs it started itself (a pipeline's key
+ * follows its own deploys, whatever its `read` list says).
  */
-export type KeyScopeNeed = { read: ReadArea } | { deploy: "input" } | { metrics: true };
+export type KeyScopeNeed = { read: ReadArea; orOwnRuns?: true } | { deploy: "input" } | { metrics: true };

@@ -209,16 +209,48 @@ describe("GET /api/v0/deploy/runs/{id}", () => {
     expect((await getRun(run.id, { cookie })).status).toBe(200);
   });
 
-  it("needs the history read in a key's scope", async () => {
-    const { run } = (await deploy("web", "pull", ASYNC)).json;
-    const deployOnly = await app.request("/api/v0/apikeys", {
+  it("a key without the history and events reads follows the runs it started, and only those", async () => {
+    const newKey = async (name: string, scope: object) =>
+      (await app.request("/api/v0/apikeys", { method: "POST", headers: { cookie }, json: { name, scope } }))
+        .json.key as string;
+    const deployOnly = await newKey("deploy-only", { stacks: ["web", "api"], actions: ["pull"], read: [] });
+    const stream = await openEventStream(`${app.url}/api/v0/deploy/events`, { "x-api-key": deployOnly });
+    expect(await stream.next()).toEqual({ type: "subscribed", running: [] });
+    const theirs = (await deploy("api", "pull", ASYNC)).json.run;
+    await untilFinished(theirs.id);
+    const mine = await app.request("/api/v0/deploy", {
       method: "POST",
-      headers: { cookie },
-      json: { name: "deploy-only", scope: { read: [] } },
+      headers: { "x-api-key": deployOnly, ...ASYNC },
+      json: { stack: "web", action: "pull" },
     });
-    const refused = await getRun(run.id, { "x-api-key": deployOnly.json.key });
+    expect(mine.status, mine.text).toBe(202);
+    const { run } = mine.json;
+    // The other key's run never came: the first event is its own.
+    expect(await stream.next()).toEqual({ type: "started", run });
+    while ((await stream.next()).type !== "finished");
+    stream.close();
+    expect((await getRun(run.id, { "x-api-key": deployOnly })).json.run).toMatchObject({
+      id: run.id,
+      status: "finished",
+      success: true,
+    });
+    // Another key's run of a stack it may deploy is answered as one that does not exist.
+    const other = await getRun(theirs.id, { "x-api-key": deployOnly });
+    const absent = await getRun("no-such-run", { "x-api-key": deployOnly });
+    expect(other.status).toBe(404);
+    expect(other.text).toBe(absent.text.replace("no-such-run", theirs.id));
+    // The history itself stays closed to it.
+    expect((await app.request("/api/v0/history", { headers: { "x-api-key": deployOnly } })).status).toBe(403);
+
+    // A key that may neither read nor deploy follows nothing.
+    const readsNothing = await newKey("reads-nothing", { read: [], actions: [] });
+    const refused = await getRun(run.id, { "x-api-key": readsNothing });
     expect(refused.status).toBe(403);
     expect(refused.json.message).toMatch(/read history/);
+    const refusedStream = await fetch(`${app.url}/api/v0/deploy/events`, {
+      headers: { "x-api-key": readsNothing },
+    });
+    expect(refusedStream.status).toBe(403);
   });
 });
 
@@ -230,6 +262,7 @@ describe("Idempotency-Key", () => {
     expect(first.status).toBe(202);
     expect(again.status).toBe(202);
     expect(again.json.run).toEqual(first.json.run);
+    expect([first.json.replayed, again.json.replayed]).toEqual([false, true]);
     expect(again.headers.get("location")).toBe(first.headers.get("location"));
     // Released once Komodo holds it: a release before the run's call arrives would release nothing.
     await komodo.whenHeld("held");
@@ -265,13 +298,53 @@ describe("Idempotency-Key", () => {
     expect(executes()).toEqual(["PullStack"]);
   });
 
-  it("a synchronous repeat of a failed run answers the same failure", async () => {
+  it("a repeat after the key's run failed starts a new run under the same key, which later repeats answer", async () => {
     const headers = { "idempotency-key": "failing-1" };
     const first = await deploy("broken", "pull", headers);
-    const again = await deploy("broken", "pull", headers);
     expect(first.status).toBe(502);
-    expect(again.status).toBe(502);
-    expect(again.text).toBe(first.text);
+    const [failed] = (await app.request("/api/v0/history?stack=broken", { headers: { cookie } })).json
+      .history;
+    // Still failing: a new run, and a new failure.
+    const again = await deploy("broken", "pull", { ...headers, ...ASYNC });
+    expect(again.status).toBe(202);
+    expect(again.json.replayed).toBe(false);
+    expect(again.json.run.id).not.toBe(failed.id);
+    await untilFinished(again.json.run.id);
+    // Fixed in Komodo: the retry deploys, and repeats of a success answer it without deploying.
+    komodo.faults.setStack("broken", { failWith: undefined });
+    const retried = await deploy("broken", "pull", headers);
+    expect(retried.status, retried.text).toBe(200);
+    const repeats = await Promise.all(
+      [1, 2, 3].map(() => deploy("broken", "pull", { ...headers, ...ASYNC })),
+    );
+    expect(new Set(repeats.map((repeat) => repeat.json.run.id)).size).toBe(1);
+    expect(repeats.map((repeat) => repeat.json.replayed)).toEqual([true, true, true]);
+    expect((await getRun(repeats[0]!.json.run.id)).json.run).toMatchObject({
+      status: "finished",
+      success: true,
+    });
+    expect(executes()).toEqual(["PullStack", "PullStack", "PullStack"]);
+    const [row] = await app.backend.db
+      .select({ runId: deployIdempotency.runId })
+      .from(deployIdempotency)
+      .where(eq(deployIdempotency.key, "failing-1"));
+    expect(row!.runId).toBe(repeats[0]!.json.run.id);
+    // Another body under the key stays refused, whatever became of its run.
+    expect((await deploy("broken", "redeploy", headers)).status).toBe(422);
+    await komodo.faults.reset();
+  });
+
+  it("concurrent repeats after a failed run start one new run", async () => {
+    const headers = { ...ASYNC, "idempotency-key": "failing-2" };
+    const failed = await deploy("broken", "pull", headers);
+    await untilFinished(failed.json.run.id);
+    komodo.clearCalls();
+    const repeats = await Promise.all([1, 2, 3, 4].map(() => deploy("broken", "pull", headers)));
+    const ids = new Set(repeats.map((repeat) => repeat.json.run.id));
+    expect(ids.size).toBe(1);
+    expect(ids.has(failed.json.run.id)).toBe(false);
+    expect(repeats.filter((repeat) => repeat.json.replayed === false)).toHaveLength(1);
+    await untilFinished([...ids][0]!);
     expect(executes()).toEqual(["PullStack"]);
   });
 
@@ -331,5 +404,26 @@ describe("Idempotency-Key", () => {
       .select({ key: deployIdempotency.key, runId: deployIdempotency.runId })
       .from(deployIdempotency);
     expect(keys).toEqual([{ key: "daily-release", runId: later.json.run.id }]);
+  });
+});
+
+describe("a deploy of a stack Komodo does not know", () => {
+  it("ends as a failed run that says so plainly, answered 404, and pages nobody", async () => {
+    const answer = await deploy("no-such-stack", "pull-redeploy");
+    expect(answer.status).toBe(404);
+    expect(answer.json).toMatchObject({ success: false, stack: "no-such-stack", action: "pull-redeploy" });
+    expect(answer.json.message).toBe(
+      "Komodo has no stack named 'no-such-stack': nothing was deployed. Check the name on the Stacks page (or with 'stackgate stacks')",
+    );
+    const [latest] = (await app.request("/api/v0/history?stack=no-such-stack", { headers: { cookie } })).json
+      .history;
+    expect(latest).toMatchObject({ success: false, message: answer.json.message });
+    // Komodo refused the first step; nothing after it was asked.
+    expect(executes()).toEqual(["PullStack"]);
+    // A failure of a stack that exists does page, after it: had the first alerted, it would come first.
+    expect((await deploy("broken", "pull")).status).toBe(502);
+    await expect.poll(() => ntfy.published.length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(ntfy.published.map((message) => message.title)).toEqual(["Deploy failed: pull of broken"]);
   });
 });

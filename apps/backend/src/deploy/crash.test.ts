@@ -63,8 +63,14 @@ it("after kill -9 during concurrent deploys, every action Komodo received is in 
   const { key } = (await (await post("/api/v0/apikeys", { name: "burst" })).json()) as { key: string };
 
   const answers = new Map<string, { status: number; message: string }>();
+  // One pipeline's run under an Idempotency-Key: its retry after the crash deploys again.
+  const keyed = { "x-api-key": key, "idempotency-key": `release-${SLOW[0]}` };
   for (const stack of [...SLOW, ...QUICK]) {
-    void post("/api/v0/deploy", { stack, action: "pull-redeploy" }, { "x-api-key": key }).then(
+    void post(
+      "/api/v0/deploy",
+      { stack, action: "pull-redeploy" },
+      stack === SLOW[0] ? keyed : { "x-api-key": key },
+    ).then(
       async (response) => {
         answers.set(stack, { status: response.status, message: ((await response.json()) as Entry).message });
       },
@@ -138,6 +144,19 @@ it("after kill -9 during concurrent deploys, every action Komodo received is in 
   const after = await openEventStream(`${second.url}/api/v0/deploy/events`, { "x-api-key": key });
   expect(await after.next()).toEqual({ type: "subscribed", running: [] });
   after.close();
+
+  // The keyed run was interrupted: its retry starts a new run, which the next retry attaches to.
+  const interrupted = history.history.find((entry) => entry.stack === SLOW[0]) as Entry & { id: string };
+  const retry = async () =>
+    (await postJson(
+      `${second.url}/api/v0/deploy`,
+      { stack: SLOW[0], action: "pull-redeploy" },
+      { ...keyed, prefer: "respond-async" },
+    ).then((response) => response.json())) as { run: { id: string }; replayed: boolean };
+  const retried = await retry();
+  expect(retried.replayed).toBe(false);
+  expect(retried.run.id).not.toBe(interrupted.id);
+  expect(await retry()).toEqual({ ...retried, replayed: true });
 }, 60_000);
 
 function stackOf(call: { params: unknown }) {

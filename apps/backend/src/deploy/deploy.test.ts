@@ -93,11 +93,17 @@ describe("upstream failures are 502 with the upstream's reason", () => {
   it.each([
     ["busy", "locked", /busy/i],
     ["forbidden", "readonly", /permission/i],
-    ["unknown stack", "ghost", /Did not find any Stack matching ghost/],
   ])("%s", async (_label, stack, reason) => {
     const response = await deploy(stack, "pull");
     expect(response.status).toBe(502);
     expect(response.json.message).toMatch(reason);
+  });
+
+  it("a stack Komodo does not know is a 404 saying so, once Komodo refused its first step", async () => {
+    const response = await deploy("ghost", "pull");
+    expect(response.status).toBe(404);
+    expect(response.json.message).toMatch(/^Komodo has no stack named 'ghost': nothing was deployed/);
+    expect(executes()).toEqual(["PullStack"]);
   });
 
   it("bad credentials", async () => {

@@ -1,8 +1,10 @@
 import { ORPCError } from "@orpc/server";
 import { deployRunPath, idempotencyKey, RESPOND_ASYNC_PREFERENCE } from "@stackgate/contract";
+import { type ConnectionService, NoConnectionError } from "../connection/service.ts";
 import type { Implementer } from "../implementer.ts";
+import { UpstreamError } from "../upstream/errors.ts";
 import { IdempotencyKeyReused, UnknownRunError } from "./runs.ts";
-import type { DeployService } from "./service.ts";
+import { DeployFailure, type DeployService } from "./service.ts";
 
 /** Whether a `Prefer` header (RFC 7240: comma-separated preferences, each maybe with parameters) asks for it. */
 export function prefersRespondAsync(prefer: string | null): boolean {
@@ -42,25 +44,40 @@ async function answeringRunErrors<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function deployProcedures(os: Implementer, { deploy }: { deploy: DeployService }) {
+export function deployProcedures(
+  os: Implementer,
+  { deploy, connection }: { deploy: DeployService; connection: ConnectionService },
+) {
   return {
     run: os.deploy.run.handler(async ({ input, context }) => {
       const request = { ...input, caller: context.caller, idempotencyKey: idempotencyKeyOf(context.headers) };
       if (prefersRespondAsync(context.headers.get("prefer"))) {
-        const run = await answeringRunErrors(() => deploy.start(request));
+        const { run, replayed } = await answeringRunErrors(() => deploy.start(request));
         return {
           status: 202 as const,
           headers: { location: deployRunPath(run.id), "preference-applied": RESPOND_ASYNC_PREFERENCE },
-          body: { run },
+          body: { run, replayed },
         };
       }
       return { status: 200 as const, body: await answeringRunErrors(() => deploy.run(request)) };
     }),
     getRun: os.deploy.getRun.handler(async ({ input, context }) => ({
-      run: await answeringRunErrors(() => deploy.find(input.id, context.caller.stacks)),
+      run: await answeringRunErrors(() => deploy.find(input.id, context.caller.runs)),
     })),
+    // Who may deploy what is the access rule's; this adds what only Komodo knows.
+    check: os.deploy.check.handler(async ({ input }) => {
+      try {
+        const found = await connection.requireClient().findStack(input.stack);
+        return { ...input, exists: found !== undefined };
+      } catch (error) {
+        // Answered as the deploy itself would answer them: a verdict (`success: false`), not worth retrying.
+        if (error instanceof NoConnectionError) throw new DeployFailure("unavailable", error.message, input);
+        if (error instanceof UpstreamError) throw new DeployFailure("komodo-failed", error.message, input);
+        throw error;
+      }
+    }),
     getRunLogs: os.deploy.getRunLogs.handler(({ input, context }) =>
-      answeringRunErrors(() => deploy.logs(input.id, context.caller.stacks)),
+      answeringRunErrors(() => deploy.logs(input.id, context.caller.runs)),
     ),
   };
 }

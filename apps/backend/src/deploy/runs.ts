@@ -75,7 +75,10 @@ export function createRunStore({ db, clock }: { db: Database; clock: Clock }) {
     /**
      * Takes the key for a new run and records that run (`record`, the history's running row) in
      * the same transaction, so that neither exists without the other. When the owner already used
-     * the key within its lifetime, nothing is written and the earlier run is answered.
+     * the key within its lifetime, nothing is written and the earlier run is answered: while it is
+     * going or once it succeeded, or whatever it did when the body differs (the caller's 422). A run
+     * of the key that failed or was interrupted (or is no longer in the history) hands the key over
+     * to the new run: a retry.
      */
     async claim(
       claim: { ownerId: string; key: string; requestHash: string; runId: string },
@@ -102,7 +105,29 @@ export function createRunStore({ db, clock }: { db: Database; clock: Clock }) {
           .returning({ runId: deployIdempotency.runId });
         if (inserted.length === 0) {
           const [earlier] = await tx.select().from(deployIdempotency).where(sameKey);
-          if (earlier) return { claimed: false, runId: earlier.runId, requestHash: earlier.requestHash };
+          if (earlier) {
+            const refused = {
+              claimed: false as const,
+              runId: earlier.runId,
+              requestHash: earlier.requestHash,
+            };
+            if (earlier.requestHash !== claim.requestHash) return refused;
+            const [run] = await tx
+              .select({ running: deployHistory.running, success: deployHistory.success })
+              .from(deployHistory)
+              .where(eq(deployHistory.id, earlier.runId));
+            if (run && (run.running || run.success)) return refused;
+            // Only if no concurrent retry took the key first (PostgreSQL re-checks the row it waited for).
+            const handedOver = await tx
+              .update(deployIdempotency)
+              .set({ runId: claim.runId, createdAt: new Date(now) })
+              .where(and(sameKey, eq(deployIdempotency.runId, earlier.runId)))
+              .returning({ runId: deployIdempotency.runId });
+            if (handedOver.length === 0) {
+              const [taken] = await tx.select().from(deployIdempotency).where(sameKey);
+              return taken ? { claimed: false, runId: taken.runId, requestHash: taken.requestHash } : refused;
+            }
+          }
         }
         await record(tx);
         return { claimed: true };

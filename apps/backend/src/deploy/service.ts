@@ -10,14 +10,26 @@ import {
   INTERRUPTED_MESSAGE,
   type RunSettle,
 } from "../history/service.ts";
-import { requireVisible, type StackVisibility } from "../identity/apikeys/scope.ts";
+import { type RunVisibility, requireVisible } from "../identity/apikeys/scope.ts";
 import type { Caller } from "../identity/caller.ts";
 import type { Clock } from "../platform/clock.ts";
 import { type Deadline, deadlineIn } from "../platform/deadline.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { StackLanes } from "../platform/stack-lanes.ts";
-import { failedUpdateReason, type KomodoUpdate, UpstreamError } from "../upstream/komodo-client.ts";
-import type { DeployAction, DeployRun, DeployRunStatus, DeployStep, FinishedRun } from "./run.ts";
+import {
+  failedUpdateReason,
+  type KomodoClient,
+  type KomodoUpdate,
+  UpstreamError,
+} from "../upstream/komodo-client.ts";
+import type {
+  DeployAction,
+  DeployFailureKind,
+  DeployRun,
+  DeployRunStatus,
+  DeployStep,
+  FinishedRun,
+} from "./run.ts";
 import { IdempotencyKeyReused, type RunStore, requestHash, UnknownRunError } from "./runs.ts";
 import type { SettleWatch } from "./settle.ts";
 import { appendStages, type RunLog, stagesOf } from "./stage-logs.ts";
@@ -30,13 +42,15 @@ import {
   type StackSnapshot,
 } from "./versions.ts";
 
-export type { DeployAction } from "./run.ts";
+export type { DeployAction, DeployFailureKind } from "./run.ts";
 
-/**
- * Why a deploy did not succeed: Komodo refused or failed it, it could not be started or finished
- * (no connection, no history, Stackgate stopping), Komodo did not finish it in time, or a bug.
- */
-export type DeployFailureKind = "komodo-failed" | "unavailable" | "timed-out" | "unexpected";
+async function isUnknownStack(client: KomodoClient, stack: string): Promise<boolean> {
+  try {
+    return (await client.findStack(stack)) === undefined;
+  } catch {
+    return false;
+  }
+}
 
 /** A deploy that did not succeed; the API's one error mapping (http-errors.ts) answers it. */
 export class DeployFailure extends Error {
@@ -83,6 +97,8 @@ export interface DeployRequest {
 interface OpenRun {
   run: DeployRun;
   outcome: () => Promise<DeployAnswer>;
+  /** An earlier request with the same idempotency key started it. */
+  replayed?: true;
 }
 
 /**
@@ -219,6 +235,15 @@ export function createDeployService({
         },
         onCompleted: (type, update) => logStages(run, findings, type, update),
       });
+    } catch (error) {
+      // Asked only once Komodo refused: a deploy that goes through pays no extra call.
+      if (error instanceof UpstreamError && error.kind !== "timeout" && (await isUnknownStack(client, stack)))
+        throw new DeployFailure(
+          "unknown-stack",
+          `Komodo has no stack named '${stack}': nothing was deployed. Check the name on the Stacks page (or with 'stackgate stacks')`,
+          { stack, action },
+        );
+      throw error;
     } finally {
       if (action === "pull") findings.before = await reading;
       else if (!shutdown.signal.aborted) findings.after = await readSnapshot(client, stack, logger);
@@ -290,16 +315,17 @@ export function createDeployService({
     /**
      * Records the run and starts it without waiting for its end (`Prefer: respond-async`); it goes
      * on exactly as a synchronous one (history, events, alert, metrics, shutdown). With an
-     * idempotency key already used for the same request, the earlier run instead.
+     * idempotency key already used for the same request, the earlier run instead (`replayed`).
      */
-    async start(request: DeployRequest): Promise<DeployRun> {
-      return (await open(request)).run;
+    async start(request: DeployRequest): Promise<{ run: DeployRun; replayed: boolean }> {
+      const { run, replayed = false } = await open(request);
+      return { run, replayed };
     },
 
-    /** A run by id, if `visible` admits its stack; else UnknownRunError. */
-    async find(id: string, visible: StackVisibility): Promise<DeployRunStatus> {
+    /** A run by id, if `visible` admits it; else UnknownRunError. */
+    async find(id: string, visible: RunVisibility): Promise<DeployRunStatus> {
       const entry = await runs.find(id);
-      if (!entry || !visible.admits(entry.stack)) throw new UnknownRunError(id);
+      if (!entry || !visible.admits(entry)) throw new UnknownRunError(id);
       if (!entry.running) {
         const changes = (await history.changesOf([id])).get(id) ?? [];
         return { ...runOf(entry, changes), status: "finished" };
@@ -310,9 +336,9 @@ export function createDeployService({
     },
 
     /** A run's stages as kept (so far, while it runs), if `visible` admits its stack; else UnknownRunError. */
-    async logs(id: string, visible: StackVisibility): Promise<RunLog> {
+    async logs(id: string, visible: RunVisibility): Promise<RunLog> {
       const entry = await runs.find(id);
-      if (!entry || !visible.admits(entry.stack)) throw new UnknownRunError(id);
+      if (!entry || !visible.admits(entry)) throw new UnknownRunError(id);
       return liveLogs.get(id) ?? (await history.logOf(id)) ?? { stages: [], truncated: false };
     },
 
@@ -389,6 +415,7 @@ export function createDeployService({
       via: caller.via,
       actorName: caller.actorName,
       startedAt: new Date(clock.now()),
+      keyId: caller.via === "apiKey" ? caller.keyId : null,
     };
     const record = (tx?: Transaction) =>
       history.begin(
@@ -453,7 +480,7 @@ export function createDeployService({
   /** The run an idempotency key already started: live or remembered, else as the history has it. */
   async function earlierRun(id: string, target: { stack: string; action: DeployAction }): Promise<OpenRun> {
     const remembered = keyedRuns.get(id);
-    if (remembered) return remembered;
+    if (remembered) return { ...remembered, replayed: true };
     const entry = await runs.find(id);
     if (!entry) {
       throw new DeployFailure(
@@ -462,7 +489,7 @@ export function createDeployService({
         target,
       );
     }
-    return { run: startedRunOf(entry), outcome: () => recordedOutcome(id, target) };
+    return { run: startedRunOf(entry), outcome: () => recordedOutcome(id, target), replayed: true };
   }
 
   /** The outcome of a run this instance does not hold, from its history row once it has ended. */
@@ -502,6 +529,7 @@ export function createDeployService({
       success: !failure,
       message,
       finishedAt,
+      failure: failure?.kind,
       changes:
         findings.before || findings.after
           ? changesBetween(findings.before, findings.after ?? findings.before)
@@ -617,6 +645,7 @@ const startedRunOf = (entry: HistoryEntry): DeployRun => ({
   via: entry.via,
   actorName: entry.actor,
   startedAt: entry.startedAt,
+  keyId: entry.keyId,
 });
 
 /** A history row's run, as deploy events carry it. */

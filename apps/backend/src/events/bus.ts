@@ -77,6 +77,9 @@ export function createDeployEventBus({
       publish({ type: "settled", run });
     },
     running: () => [...running.values()],
+    /** The run an event is about, for who may hear it: a log's is the run in progress that logged it. */
+    runOf: (event: RunEvent): { stack: string; keyId?: string | null } =>
+      event.type === "log" ? (running.get(event.runId) ?? { stack: event.stack }) : event.run,
     /** Subscribes and hands back the runs in progress at that moment, atomically. */
     subscribe(listener: Listener) {
       listeners.add(listener);
@@ -102,9 +105,6 @@ export function createDeployEventBus({
 }
 
 export type DeployEventBus = ReturnType<typeof createDeployEventBus>;
-
-/** The stack an event is about. */
-export const stackOf = (event: RunEvent) => (event.type === "log" ? event.stack : event.run.stack);
 
 /** An event as another backend sent it, its times turned back from JSON strings into dates. */
 function revive(event: Exclude<RunEvent, LogEvent>): Exclude<RunEvent, LogEvent> {

@@ -13,7 +13,7 @@ export function eventProcedures(
     const unwatch = access.watch(context.caller, () => lost.abort());
     try {
       const ended = signal ? AbortSignal.any([signal, lost.signal]) : lost.signal;
-      yield* followDeployEvents(events, ended, context.caller.stacks);
+      yield* followDeployEvents(events, ended, context.caller.runs);
     } finally {
       unwatch();
     }

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { EVERY_STACK } from "../identity/apikeys/scope.ts";
+import { EVERY_STACK, runsVisibleIn } from "../identity/apikeys/scope.ts";
 import { createDeployEventBus } from "./bus.ts";
 import { DEPLOY_EVENTS_PATH, deployEventStream } from "./sse.ts";
 
@@ -24,6 +24,7 @@ describe("the REST deploy event stream", () => {
           role: "admin",
           sessionId: "s1",
           stacks: EVERY_STACK,
+          runs: runsVisibleIn(EVERY_STACK),
         },
       }) as const;
     app.get(

@@ -8,7 +8,7 @@ import type { AccessWatch } from "../identity/access-watch.ts";
 import type { Authenticate } from "../identity/authenticate.ts";
 import type { Caller } from "../identity/caller.ts";
 import { createMemoryRelease } from "../platform/memory-release.ts";
-import { type DeployEventBus, stackOf } from "./bus.ts";
+import type { DeployEventBus } from "./bus.ts";
 
 const { route, meta } = contract.deploy.events["~orpc"];
 /** The contract's route of the REST event stream (oRPC still documents it and serves `/rpc`). */
@@ -70,11 +70,11 @@ export function deployEventStream({
   });
 
   function follow(response: ServerResponse, caller: Caller) {
-    const visible = caller.stacks;
+    const visible = caller.runs;
     const { running, unsubscribe } = events.subscribe((event) => {
-      if (event.type !== "subscribed" && visible.admits(stackOf(event))) response.write(frameOf(event));
+      if (event.type !== "subscribed" && visible.admits(events.runOf(event))) response.write(frameOf(event));
     });
-    const runs = running.filter((run) => visible.admits(run.stack)).map((run) => jsonOf(run, deployRun));
+    const runs = running.filter((run) => visible.admits(run)).map((run) => jsonOf(run, deployRun));
     response.writeHead(200, { "content-type": "text/event-stream" });
     response.write(KEEP_ALIVE_COMMENT + frame(`{"type":"subscribed","running":[${runs.join(",")}]}`));
     open.add(response);

@@ -1,16 +1,16 @@
 import type { DeployEvent } from "../deploy/run.ts";
-import type { StackVisibility } from "../identity/apikeys/scope.ts";
-import { type DeployEventBus, stackOf } from "./bus.ts";
+import type { RunVisibility } from "../identity/apikeys/scope.ts";
+import type { DeployEventBus } from "./bus.ts";
 
 /**
  * One subscriber's view of the bus as an async sequence: `subscribed` first, then every
- * event of the stacks `visible` admits as it happens, until the client goes away (`signal`) or
+ * event of the runs `visible` admits as it happens, until the client goes away (`signal`) or
  * the bus closes.
  */
 export async function* followDeployEvents(
   bus: DeployEventBus,
   signal: AbortSignal | undefined,
-  visible: StackVisibility,
+  visible: RunVisibility,
 ): AsyncGenerator<DeployEvent> {
   const pending: DeployEvent[] = [];
   let wake: (() => void) | undefined;
@@ -20,14 +20,14 @@ export async function* followDeployEvents(
     wake?.();
   };
   const { running, unsubscribe } = bus.subscribe((event) => {
-    if (event.type !== "subscribed" && !visible.admits(stackOf(event))) return;
+    if (event.type !== "subscribed" && !visible.admits(bus.runOf(event))) return;
     pending.push(event);
     wake?.();
   });
   const stopOnClose = bus.onClose(end);
   signal?.addEventListener("abort", end, { once: true });
   try {
-    yield { type: "subscribed", running: running.filter((run) => visible.admits(run.stack)) };
+    yield { type: "subscribed", running: running.filter((run) => visible.admits(run)) };
     for (;;) {
       const next = pending.shift();
       if (next) {

@@ -8,7 +8,7 @@ import { createLogger } from "../platform/logger.ts";
 import { manualClock } from "../testing/clock.ts";
 import { openTestDatabase } from "../testing/database.ts";
 import { createAccessWatch } from "./access-watch.ts";
-import { EVERY_STACK } from "./apikeys/scope.ts";
+import { EVERY_STACK, runsVisibleIn } from "./apikeys/scope.ts";
 import type { Caller } from "./caller.ts";
 
 // The cadence the streams' "within a second" rests on, without a loaded machine's timing: the
@@ -41,6 +41,7 @@ const someone = {
   actorName: "Ada",
   role: "admin" as const,
   stacks: EVERY_STACK,
+  runs: runsVisibleIn(EVERY_STACK),
 };
 const byKey: Caller = { ...someone, via: "apiKey", keyId: "k1", scope: null };
 const bySession: Caller = { ...someone, via: "session", sessionId: "s1" };

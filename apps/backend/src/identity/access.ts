@@ -1,6 +1,14 @@
 import { ORPCError } from "@orpc/server";
 import { type AccessRule, type KeyScopeNeed, type Permission, rolePermits } from "@stackgate/contract";
-import { allowsAction, allowsMetrics, allowsRead, describeScope, type KeyScope } from "./apikeys/scope.ts";
+import {
+  allowsAction,
+  allowsMetrics,
+  allowsRead,
+  allowsSomeDeploy,
+  describeScope,
+  type KeyScope,
+  runsVisibleIn,
+} from "./apikeys/scope.ts";
 import { type Authenticate, refusalOf } from "./authenticate.ts";
 import type { Caller } from "./caller.ts";
 
@@ -21,27 +29,31 @@ const outsideScope = (what: string, scope: KeyScope | null) =>
     message: `This API key may not ${what}. It may: ${describeScope(scope)}`,
   });
 
+/** The key as its scope admits it to the procedure (narrowed to its own runs by `orOwnRuns`), or a 403. */
 function checkScope(
   need: KeyScopeNeed | undefined,
   caller: Caller & { via: "apiKey" },
   name: string,
   input: unknown,
-) {
+): Caller {
   const { scope } = caller;
   if (!need) throw outsideScope(`call ${name}`, scope);
   if ("read" in need) {
-    if (!allowsRead(scope, need.read)) throw outsideScope(`read ${need.read}`, scope);
-    return;
+    if (allowsRead(scope, need.read)) return caller;
+    if (need.orOwnRuns && allowsSomeDeploy(scope) && rolePermits(caller.role, "deploy"))
+      return { ...caller, runs: runsVisibleIn(caller.stacks, caller.keyId) };
+    throw outsideScope(`read ${need.read}`, scope);
   }
   if ("metrics" in need) {
     if (!allowsMetrics(scope)) throw outsideScope("read the metrics (its scope must include metrics)", scope);
-    return;
+    return caller;
   }
   const { stack, action } = (input ?? {}) as { stack?: unknown; action?: unknown };
   // Malformed input is left to validation, which answers 400.
-  if (typeof stack !== "string" || typeof action !== "string" || !DEPLOY_ACTIONS.has(action)) return;
+  if (typeof stack !== "string" || typeof action !== "string" || !DEPLOY_ACTIONS.has(action)) return caller;
   if (!allowsAction(scope, action as DeployAction) || !caller.stacks.admits(stack))
     throw outsideScope(`${action} '${stack}'`, scope);
+  return caller;
 }
 
 function refuseRole(caller: Caller, permission: Permission) {
@@ -57,8 +69,9 @@ function refuseRole(caller: Caller, permission: Permission) {
  * The one access check of every procedure and route that has a caller: the caller the request
  * authenticates as, if the rule its contract declares admits them — the access (`keyOrSession`,
  * `sessionOnly`, `keyOnly`), the permission their role must have (for an API key: its owner's
- * role now) and, for a scoped key, what its scope must allow (`keyScope`). Otherwise the
- * ORPCError to answer. A rule that declares nothing is refused.
+ * role now) and, for a scoped key, what its scope must allow (`keyScope`; a key admitted by
+ * `orOwnRuns` comes back with `runs` narrowed to its own). Otherwise the ORPCError to answer. A rule
+ * that declares nothing is refused.
  */
 export async function admitCaller(
   authenticate: Authenticate,
@@ -90,6 +103,5 @@ export async function admitCaller(
     throw new ORPCError("FORBIDDEN", { message: "This endpoint declares no permission" });
   }
   if (!rolePermits(caller.role, permission)) throw refuseRole(caller, permission);
-  if (caller.via === "apiKey") checkScope(keyScope, caller, name, input);
-  return caller;
+  return caller.via === "apiKey" ? checkScope(keyScope, caller, name, input) : caller;
 }

@@ -1,5 +1,5 @@
 import type { Role } from "@stackgate/contract";
-import { EVERY_STACK, visibilityOf } from "./apikeys/scope.ts";
+import { EVERY_STACK, runsVisibleIn, visibilityOf } from "./apikeys/scope.ts";
 import type { ApiKeyService } from "./apikeys/service.ts";
 import type { Caller } from "./caller.ts";
 import type { Auth } from "./sessions/better-auth.ts";
@@ -25,6 +25,7 @@ export function createAuthenticator({ auth, apiKeys }: { auth: Auth; apiKeys: Ap
       if (check.kind === "expired") return { kind: "expired-key", expiresAt: check.expiresAt };
       const { owner } = check;
       if (owner.ownerDisabled) return { kind: "disabled-owner" };
+      const stacks = visibilityOf(owner.scope);
       return {
         kind: "caller",
         caller: {
@@ -35,7 +36,8 @@ export function createAuthenticator({ auth, apiKeys }: { auth: Auth; apiKeys: Ap
           role: owner.ownerRole,
           keyId: owner.keyId,
           scope: owner.scope,
-          stacks: visibilityOf(owner.scope),
+          stacks,
+          runs: runsVisibleIn(stacks),
         },
       };
     }
@@ -54,6 +56,7 @@ export function createAuthenticator({ auth, apiKeys }: { auth: Auth; apiKeys: Ap
         role: found.user.role as Role,
         sessionId: found.session.id,
         stacks: EVERY_STACK,
+        runs: runsVisibleIn(EVERY_STACK),
       },
     };
   };

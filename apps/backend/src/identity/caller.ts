@@ -1,6 +1,6 @@
 import type { Role } from "@stackgate/contract";
 import type { Actor } from "../audit/service.ts";
-import type { KeyScope, StackVisibility } from "./apikeys/scope.ts";
+import type { KeyScope, RunVisibility, StackVisibility } from "./apikeys/scope.ts";
 
 interface Someone {
   /** The person, or the API key's owner. */
@@ -13,6 +13,11 @@ interface Someone {
   role: Role;
   /** The stacks the caller may see and act on. */
   stacks: StackVisibility;
+  /**
+   * The deploy runs the caller may follow: those of its stacks, or for a key admitted by its own
+   * runs only (`orOwnRuns` in the contract), the runs that key started.
+   */
+  runs: RunVisibility;
 }
 
 /** Who is making a request, as recorded in the history, the audit and deploy events. */

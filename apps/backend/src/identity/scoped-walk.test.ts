@@ -37,8 +37,8 @@ const asIfAbsent = (answer: Answer, absent: string, hidden: string) => ({
   text: answer.text.replaceAll(absent, hidden),
 });
 
-async function deployAndWait(stack: string) {
-  const started = await asKey(world.key, "/api/v0/deploy", {
+async function deployAndWait(stack: string, key = world.key) {
+  const started = await asKey(key, "/api/v0/deploy", {
     method: "POST",
     json: { stack, action: "pull" },
     prefer: "respond-async",
@@ -46,8 +46,7 @@ async function deployAndWait(stack: string) {
   expect(started.status, started.text).toBe(202);
   const id = started.json.run.id as string;
   await vi.waitFor(
-    async () =>
-      expect((await asKey(world.key, `/api/v0/deploy/runs/${id}`)).json.run.status).toBe("finished"),
+    async () => expect((await asKey(key, `/api/v0/deploy/runs/${id}`)).json.run.status).toBe("finished"),
     { timeout: 10_000, interval: 50 },
   );
   return id;
@@ -97,6 +96,17 @@ const walks: Record<string, () => Promise<Answer[]>> = {
     });
     expect(visible.status, visible.text).toBe(200);
     return [visible];
+  },
+  "deploy.check": async () => {
+    const hidden = await asScoped(`/api/v0/deploy/check?stack=${HIDDEN}&action=pull`);
+    const absent = await asScoped("/api/v0/deploy/check?stack=no-such&action=pull");
+    expect(hidden.status).toBe(403);
+    expect(hidden).toMatchObject(asIfAbsent(absent, "no-such", HIDDEN));
+    const unknown = await asScoped("/api/v0/deploy/check?stack=web-unknown&action=pull");
+    expect(unknown.json.exists).toBe(false);
+    const visible = await asScoped(`/api/v0/deploy/check?stack=${VISIBLE}&action=pull`);
+    expect(visible.json.exists).toBe(true);
+    return [unknown, visible];
   },
   "deploy.getRun": async () => {
     const hidden = await asScoped(`/api/v0/deploy/runs/${runs.hidden}`);
@@ -182,6 +192,40 @@ const walks: Record<string, () => Promise<Answer[]>> = {
   },
 };
 
+/**
+ * The procedures that admit a key without their read by its own runs (`orOwnRuns`), walked with a
+ * key scoped to `web-*` that reads nothing: it sees the runs it started, and no other run, not even
+ * of its own stacks.
+ */
+const ownRunWalks: Record<string, (key: string, own: string) => Promise<Answer[]>> = {
+  "deploy.getRun": async (key, own) => {
+    const absent = await asKey(key, "/api/v0/deploy/runs/no-such-run");
+    for (const other of [runs.hidden, runs.visible]) {
+      const answer = await asKey(key, `/api/v0/deploy/runs/${other}`);
+      expect(answer.status).toBe(404);
+      expect(answer).toMatchObject(asIfAbsent(absent, "no-such-run", other));
+    }
+    const mine = await asKey(key, `/api/v0/deploy/runs/${own}`);
+    expect(mine.json.run).toMatchObject({ id: own, stack: VISIBLE });
+    return [mine];
+  },
+  "deploy.events": async (key) => {
+    const stream = await openEventStream(`${world.app.url}/api/v0/deploy/events`, { "x-api-key": key });
+    try {
+      expect(await stream.next()).toEqual({ type: "subscribed", running: [] });
+      await deployAndWait(HIDDEN);
+      await deployAndWait(VISIBLE);
+      const mine = await deployAndWait(VISIBLE, key);
+      const seen = [await stream.next()];
+      while (seen.at(-1).type !== "finished") seen.push(await stream.next());
+      expect(new Set(seen.map((event) => event.run.id))).toEqual(new Set([mine]));
+      return [{ status: stream.response.status, text: stream.rawChunks.join("") }];
+    } finally {
+      stream.close();
+    }
+  },
+};
+
 /** The procedures an API key may call, by name (`deploy.run`). */
 function keyProcedures(router: object, prefix = ""): { name: string; keyScope: unknown }[] {
   return Object.entries(router).flatMap(([name, value]) => {
@@ -203,6 +247,41 @@ describe("a key scoped to web-* never learns of another stack", () => {
       expect(answer.text).not.toContain(HIDDEN);
       expect(answer.text).not.toContain(runs.hidden);
     }
+  });
+});
+
+describe("a key scoped to web-* that reads nothing follows only the runs it started", () => {
+  const ownRunProcedures = keyProcedures(contract).filter(
+    ({ keyScope }) => (keyScope as { orOwnRuns?: true }).orOwnRuns === true,
+  );
+  let key: string;
+  let own: string;
+  beforeAll(async () => {
+    const created = await world.app.request("/api/v0/apikeys", {
+      method: "POST",
+      headers: { cookie: world.cookie },
+      json: { name: "own-runs", scope: { stacks: ["web-*"], actions: ["pull"], read: [] } },
+    });
+    key = created.json.key;
+    own = await deployAndWait(VISIBLE, key);
+  });
+
+  it("the procedures that admit a key by its own runs are walked here", () => {
+    expect(ownRunProcedures.map(({ name }) => name).sort()).toEqual(Object.keys(ownRunWalks).sort());
+  });
+
+  it.each(ownRunProcedures)("$name", async ({ name }) => {
+    for (const answer of await ownRunWalks[name]!(key, own)) {
+      expect(answer.status, answer.text).toBeLessThan(300);
+      expect(answer.text).not.toContain(HIDDEN);
+      expect(answer.text).not.toContain(runs.hidden);
+      expect(answer.text).not.toContain(runs.visible);
+    }
+  });
+
+  it("the procedures it reads nothing of stay closed to it", async () => {
+    for (const path of ["/api/v0/history", "/api/v0/stacks", "/api/v0/security/images"])
+      expect((await asKey(key, path)).status, path).toBe(403);
   });
 });
 

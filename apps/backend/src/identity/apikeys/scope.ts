@@ -82,6 +82,23 @@ export function visibilityOf(scope: KeyScope | null | undefined): StackVisibilit
 export const allowsAction = (scope: KeyScope | null | undefined, action: DeployAction) =>
   !scope?.actions || scope.actions.includes(action);
 
+/** Whether a scope allows some deploy action on some stack. */
+export const allowsSomeDeploy = (scope: KeyScope | null | undefined) =>
+  (scope?.actions ?? ALL_ACTIONS).length > 0 && (!scope?.stacks || scope.stacks.length > 0);
+
+/**
+ * Which deploy runs a caller may follow (a run by id, the event stream). Runs carry the id of the
+ * API key that started them (`keyId`: the history's `key_id`, and the runs on the event bus).
+ */
+export interface RunVisibility {
+  admits(run: { stack: string; keyId?: string | null }): boolean;
+}
+
+/** The runs of the stacks `stacks` admits; with `keyId`, only those that key started. */
+export const runsVisibleIn = (stacks: StackVisibility, keyId?: string): RunVisibility => ({
+  admits: (run) => stacks.admits(run.stack) && (keyId === undefined || run.keyId === keyId),
+});
+
 export const allowsRead = (scope: KeyScope | null | undefined, area: ReadArea) =>
   !scope?.read || scope.read.includes(area);
 
