@@ -102,10 +102,19 @@ export async function createBackend({
     db,
     secretBox,
     logger,
+    clock,
     appUrl: config.appUrl,
-    alertTimeoutMs: config.alertTimeoutMs,
     audit,
+    cluster,
+    connection,
+    policy: {
+      timeoutMs: config.alertTimeoutMs,
+      delaysMs: config.alertRetryDelaysMs,
+      windowMs: config.alertRetryWindowMs,
+    },
+    updateCheckIntervalMs: config.updateCheckIntervalMs,
   });
+  await notify.start();
   const history = createHistoryService({ db, clock, logger, runner: cluster.id });
   const events = createDeployEventBus({ cluster });
   const komodoRuns = publishKomodoRuns({
@@ -149,11 +158,10 @@ export async function createBackend({
     lanes,
     cluster,
   });
-  // The bus is the one fan-out of deploy results: event streams, metrics, failure alerts, and scans
+  // The bus is the one fan-out of deploy results: event streams, metrics, alerts, and scans
   // of a deployed stack's images. Runs from Komodo itself (source "komodo") are neither alerted nor scanned.
   events.observe((event) => {
-    if (event.type === "finished" && !event.run.success && event.run.source !== "komodo")
-      void notify.deployFailed(event.run);
+    if (event.type === "finished" && event.run.source !== "komodo") void notify.deployFinished(event.run);
   });
   events.observe((event) => {
     if (event.type === "finished" && event.run.success && event.run.source !== "komodo")
@@ -214,6 +222,7 @@ export async function createBackend({
       stopWatchingInterrupted();
       access.close();
       await deploy.shutdown(graceMs);
+      await notify.close();
       komodoRuns.close();
       events.close();
       await scans.close();
