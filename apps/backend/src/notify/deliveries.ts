@@ -177,7 +177,7 @@ export function createDeliveries({
           else
             attempts.at(-1)!.error +=
               ` (not tried again: the next try would come ${Math.ceil(delay / 1000)} s later, after the ` +
-              `${Math.round(policy.windowMs / 60_000)}-minute window)`;
+              `${policy.windowMs >= 60_000 ? `${Math.round(policy.windowMs / 60_000)}-minute` : `${Math.round(policy.windowMs / 1000)}-second`} window)`;
         }
         await record(id, status, attempts);
         if (attempt.delivered) logger.info({ ...log, attempt: number }, "alert delivered");

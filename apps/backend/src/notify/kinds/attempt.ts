@@ -199,11 +199,18 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The usual places an error body names its reason: `error`, `message`, `description`, `detail`. */
+/** The usual places an error body names its reason, the most telling first. */
 function genericReason(answer: unknown): string | undefined {
   if (typeof answer !== "object" || answer === null) return undefined;
   const record = answer as Record<string, unknown>;
-  for (const field of ["error_description", "error", "message", "description", "detail"]) {
+  for (const field of [
+    "error_description",
+    "errorDescription",
+    "description",
+    "message",
+    "error",
+    "detail",
+  ]) {
     const value = record[field];
     if (typeof value === "string" && value.trim()) return value;
   }

@@ -76,6 +76,14 @@ function failure(error: unknown, where: string): Attempt {
     responseCode?: number;
     response?: string;
   };
+  // Asked for STARTTLS and refused: nothing went over the plain connection.
+  if (code === "ETLS" && error instanceof Error && /STARTTLS/i.test(error.message))
+    return {
+      delivered: false,
+      status: null,
+      retry: false,
+      message: `The SMTP server at ${where} did not offer STARTTLS; nothing was sent`,
+    };
   if (typeof responseCode === "number") {
     const said = limitLength(cleanUpstreamLabel(response ?? ""), 200);
     // SMTP's 4xx replies are temporary (try again later); 5xx are final.
@@ -92,13 +100,6 @@ function failure(error: unknown, where: string): Attempt {
       status: null,
       retry: false,
       message: `The SMTP server at ${where} refused the login`,
-    };
-  if (code === "ETLS" || code === "ESTARTTLS" || (error instanceof Error && /STARTTLS/i.test(error.message)))
-    return {
-      delivered: false,
-      status: null,
-      retry: false,
-      message: `The SMTP server at ${where} did not offer STARTTLS; nothing was sent`,
     };
   if (code === "ETIMEDOUT" || code === "DEADLINE")
     return {
