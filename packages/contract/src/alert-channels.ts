@@ -103,22 +103,34 @@ const RESERVED_HEADERS = [
   "webhook-timestamp",
   "webhook-signature",
 ];
-const headerName = z
-  .string()
-  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/, "headers: a header name must be 1-64 token characters")
-  .refine(
-    (name) => !RESERVED_HEADERS.includes(name.toLowerCase()),
-    "headers: a header name must not be one Stackgate sets (content-type, webhook-id, webhook-signature…)",
-  );
 const webhookHeaders = z
   .record(
-    headerName,
+    z.string(),
     z
       .string()
       .max(1024, "headers: a value must be at most 1024 characters")
       .regex(/^[\x20-\x7e]*$/, "headers: a value must be printable ASCII on one line"),
   )
-  .refine((headers) => Object.keys(headers).length <= 20, "headers may hold at most 20 headers")
+  .superRefine((headers, context) => {
+    const names = Object.keys(headers);
+    if (names.length > 20)
+      context.addIssue({ code: "custom", message: "headers may hold at most 20 headers" });
+    for (const name of names) {
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/.test(name))
+        context.addIssue({
+          code: "custom",
+          path: [name],
+          message: "headers: a header name must be 1-64 token characters",
+        });
+      else if (RESERVED_HEADERS.includes(name.toLowerCase()))
+        context.addIssue({
+          code: "custom",
+          path: [name],
+          message:
+            "headers: a header name must not be one Stackgate sets (content-type, webhook-id, webhook-signature…)",
+        });
+    }
+  })
   .meta({
     description:
       "Write-only (they often carry a token). Sent with every delivery; the answer lists their names only",
