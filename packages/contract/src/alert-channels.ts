@@ -194,6 +194,7 @@ export const channelSettingsInput = {
       .int("priority must be a whole number from 0 to 10")
       .min(0, "priority must be a whole number from 0 to 10")
       .max(10, "priority must be a whole number from 0 to 10")
+      .nullable()
       .optional()
       .meta({ description: "Gotify's priority for every message (default 8, which notifies on phones)" }),
   }),
@@ -207,6 +208,7 @@ export const channelSettingsInput = {
       .int("port must be a whole number from 1 to 65535")
       .min(1, "port must be a whole number from 1 to 65535")
       .max(65535, "port must be a whole number from 1 to 65535")
+      .nullable()
       .optional()
       .meta({ description: "Default 587 with STARTTLS, 465 with TLS" }),
     security: z.enum(["starttls", "tls"], { error: "security must be starttls or tls" }).meta({
@@ -250,6 +252,7 @@ export const channelSettingsInput = {
           .regex(/^[A-Za-z0-9_. -]{1,128}$/, "tags: a tag must be 1-128 letters, digits, '-', '_', '.'"),
       )
       .max(20, "tags may list at most 20 tags")
+      .nullable()
       .optional()
       .meta({ description: "With `key`: the configuration's tags to notify (Apprise's `tag`)" }),
     urls: z
@@ -341,21 +344,22 @@ export const createChannelInput = z.discriminatedUnion(
     z.strictObject({ ...channelChoices, kind: z.literal(kind), settings: channelSettingsInput[kind] }),
   ) as unknown as [z.ZodObject, ...z.ZodObject[]],
   { error: `kind must be one of ${CHANNEL_KINDS.join(", ")}` },
-) as unknown as z.ZodType<
-  {
-    [K in ChannelKind]: {
-      name: string;
-      enabled?: boolean;
-      events: z.infer<typeof events>;
-      stacks?: string[];
-      language?: (typeof ALERT_LANGUAGES)[number];
-      vulnerabilitySeverity?: z.infer<typeof vulnerabilitySeverity>;
-      alertOnFirstScan?: boolean;
-      kind: K;
-      settings: ChannelSettingsInput<K>;
-    };
-  }[ChannelKind]
->;
+) as unknown as z.ZodType<ChannelInput, ChannelInput>;
+
+/** A new channel as `POST /api/v0/notify/channels` takes it: common choices, and the settings of its kind. */
+export type ChannelInput = {
+  [K in ChannelKind]: {
+    name: string;
+    enabled?: boolean;
+    events: AlertEventName[];
+    stacks?: string[];
+    language?: (typeof ALERT_LANGUAGES)[number];
+    vulnerabilitySeverity?: z.infer<typeof vulnerabilitySeverity>;
+    alertOnFirstScan?: boolean;
+    kind: K;
+    settings: z.input<(typeof channelSettingsInput)[K]>;
+  };
+}[ChannelKind];
 
 const channelId = z.string().min(1, "id must not be empty").max(64, "id is too long");
 

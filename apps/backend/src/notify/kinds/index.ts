@@ -53,10 +53,11 @@ export function splitSettings(kind: ChannelKind, given: Fields): { settings: Fie
   const settings: Fields = {};
   const secrets: Fields = {};
   for (const [field, value] of Object.entries(given)) {
+    // Null: no value (a secret removed, a setting back to its default).
     if (value === undefined) continue;
     if (secretFields.includes(field)) {
       if (value !== null) secrets[field] = value;
-    } else {
+    } else if (value !== null) {
       settings[field] = value;
     }
   }
