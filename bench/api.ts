@@ -17,6 +17,7 @@ import {
   median,
   ms,
   request,
+  signInAsBenchAdmin,
   startStackgate,
   stopProcesses,
   summarize,
@@ -105,6 +106,30 @@ async function burst(names: string[]) {
   return { seconds, durations, failures, cpuPerDeploy, window };
 }
 
+/**
+ * Calls to Komodo so far, by call (`read/GetUpdate`), as the backend's own metrics count them: its
+ * reads per deploy, whatever the version measured (a version without a call shows none of it).
+ */
+async function komodoCalls(metricsKey: string): Promise<Map<string, number>> {
+  const { text } = await request(`${gatewayUrl}/metrics`, { headers: { "x-api-key": metricsKey } });
+  const counts = new Map<string, number>();
+  for (const [, call, count] of text.matchAll(
+    /^stackgate_upstream_request_duration_seconds_count\{call="([^"]+)"\} (\d+)/gm,
+  ))
+    counts.set(call!, Number(count));
+  return counts;
+}
+
+const metricsKey = (
+  (
+    await send(`${gatewayUrl}/api/v0/apikeys`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: await signInAsBenchAdmin(gatewayUrl) },
+      body: JSON.stringify({ name: "bench-metrics", scope: { metrics: true, read: [], actions: [] } }),
+    })
+  ).body as { key: string }
+).key;
+
 const listing = await timeListing();
 const stackNames = (
   (await send(`${gatewayUrl}/api/v0/stacks`, { headers: { "x-api-key": apiKey } })).body as {
@@ -112,8 +137,15 @@ const stackNames = (
   }
 ).stacks.map((stack) => stack.name);
 const names = stackNames.slice(0, STACKS);
+const callsBefore = await komodoCalls(metricsKey);
 const bursts = [];
 for (let round = 0; round < BURSTS; round++) bursts.push(await burst(names));
+const callsAfter = await komodoCalls(metricsKey);
+const deploysSent = names.length * BURSTS;
+const callsPerDeploy = [...callsAfter]
+  .map(([call, count]) => [call, (count - (callsBefore.get(call) ?? 0)) / deploysSent] as const)
+  .filter(([, perDeploy]) => perDeploy > 0)
+  .sort(([a], [b]) => a.localeCompare(b));
 
 if (process.env.BENCH_PROFILE_DIR) {
   // Monotonic microseconds, the clock of the CPU profiles' timestamps: each burst's window in them.
@@ -162,6 +194,9 @@ const warmThroughput = median(warm.map((each) => names.length / each.seconds));
 const warmLatency = summarize(warm.flatMap((each) => each.durations));
 console.log(
   `    after warm-up: median ${warmThroughput.toFixed(0)} deploys/s (target ≥ 400: ${verdict(warmThroughput >= 400)}), p99 ${ms(warmLatency.p99)} (target < 500 ms: ${verdict(warmLatency.p99 < 500)})`,
+);
+console.log(
+  `    Komodo calls per deploy: ${callsPerDeploy.map(([call, perDeploy]) => `${call} ${perDeploy.toFixed(2)}`).join(", ")} (${callsPerDeploy.reduce((sum, [, each]) => sum + each, 0).toFixed(2)} in all)`,
 );
 const expected = names.length * BURSTS;
 console.log(`    history rows recorded: ${recorded} of ${expected} (${verdict(recorded === expected)})`);

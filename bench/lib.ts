@@ -4,6 +4,7 @@ import { Agent, request as httpRequest } from "node:http";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort, standInTrivyPath } from "@stackgate/simulators";
+import { type ReactBuild, reactBuildOf } from "../scripts/react-build.ts";
 
 export { freePort };
 
@@ -267,6 +268,25 @@ export function buildFrontendInto(name: string): string {
   return dist;
 }
 
+/**
+ * The dashboard's server built in `dist`, on `port`. It renders with React's production build, as in
+ * the container, whatever NODE_ENV the bench has (React's server code picks its build at run time).
+ */
+export async function startBuiltFrontend(
+  dist: string,
+  port: number,
+  backendUrl: string,
+  env: Record<string, string> = {},
+): Promise<ReactBuild> {
+  await startProcess(
+    join(dist, "server/entry.mjs").slice(root.length + 1),
+    [],
+    { HOST: "127.0.0.1", PORT: String(port), BACKEND_URL: backendUrl, NODE_ENV: "production", ...env },
+    `http://127.0.0.1:${port}/favicon.svg`,
+  );
+  return reactBuildOf(dist);
+}
+
 /** The soft limit on open file descriptors of this process (and of the processes it starts). */
 export function openFileLimit(): number {
   const line = readFileSync("/proc/self/limits", "utf8")
@@ -291,12 +311,9 @@ export async function startDashboardBench(stacks: number) {
     gatewayEnv: { FRONTEND_URL: frontendUrl },
     backendEnv: { TRIVY_BIN: standInTrivyPath },
   });
-  await startProcess(
-    join(dist, "server/entry.mjs").slice(root.length + 1),
-    [],
-    { HOST: "127.0.0.1", PORT: String(frontendPort), BACKEND_URL: stackgate.gatewayUrl, STACKGATE_DEMO: "1" },
-    `${frontendUrl}/favicon.svg`,
-  );
+  const reactBuild = await startBuiltFrontend(dist, frontendPort, stackgate.gatewayUrl, {
+    STACKGATE_DEMO: "1",
+  });
   const base = stackgate.gatewayUrl;
   const asPipeline = { headers: { "x-api-key": stackgate.apiKey } };
   const cookie = await signInAsBenchAdmin(base);
@@ -312,5 +329,5 @@ export async function startDashboardBench(stacks: number) {
     if (Date.now() > deadline) throw new Error("the image scans did not end within 3 minutes");
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
-  return { base, cookie, stackNames: listing.stacks.map((stack) => stack.name) };
+  return { base, cookie, stackNames: listing.stacks.map((stack) => stack.name), reactBuild };
 }

@@ -14,7 +14,7 @@ import { chromiumOrExit, startDashboardBench, stopProcesses } from "./lib.ts";
 
 const LOADS = 3;
 const chromiumPath = chromiumOrExit();
-const { base, cookie, stackNames } = await startDashboardBench(200);
+const { base, cookie, stackNames, reactBuild } = await startDashboardBench(200);
 const argument = process.argv[2] ?? "/stacks";
 const path = argument === "stack" ? `/stacks/${stackNames[0]}` : argument;
 
@@ -76,7 +76,9 @@ const heaviest = (times: Map<string, number>, count: number, keep: (name: string
     .join("\n");
 const reactDom = (name: string) => name.includes(" client.");
 const scriptMs = [...ownMs.values()].reduce((sum, ms) => sum + ms, 0) / LOADS;
-console.log(`${path}, 200 stacks, 412 × 823 px, CPU 4× slower, ms per load (${LOADS} loads)`);
+console.log(
+  `${path}, 200 stacks, the dashboard's ${reactBuild} build, 412 × 823 px, CPU 4× slower, ms per load (${LOADS} loads)`,
+);
 console.log(`Script time (all functions, garbage collection included): ${scriptMs.toFixed(0)} ms per load`);
 console.log(`\nOwn time:\n${heaviest(ownMs, 25, () => true)}`);
 console.log(

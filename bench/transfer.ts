@@ -6,15 +6,13 @@
  * Runs the backend, the built frontend and the gateway as their own processes against the Komodo
  * simulator; needs Chromium (CHROME_PATH or /usr/bin/chromium) and builds the frontend first.
  */
-import { join } from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
 import {
   buildFrontendInto,
   chromiumOrExit,
   freePort,
   machine,
-  root,
-  startProcess,
+  startBuiltFrontend,
   startStackgate,
   stopProcesses,
 } from "./lib.ts";
@@ -25,12 +23,7 @@ const dist = buildFrontendInto("bench-transfer-dist");
 const frontendPort = await freePort();
 const frontendUrl = `http://127.0.0.1:${frontendPort}`;
 const stackgate = await startStackgate({ stacks: 20, gatewayEnv: { FRONTEND_URL: frontendUrl } });
-await startProcess(
-  join(dist, "server/entry.mjs").slice(root.length + 1),
-  [],
-  { HOST: "127.0.0.1", PORT: String(frontendPort), BACKEND_URL: stackgate.gatewayUrl },
-  `${frontendUrl}/favicon.svg`,
-);
+const reactBuild = await startBuiltFrontend(dist, frontendPort, stackgate.gatewayUrl);
 const base = stackgate.gatewayUrl;
 
 const browser = await chromium.launch({
@@ -94,7 +87,7 @@ const pages = [
   { name: "/reference", path: "/reference", signedIn: false },
 ];
 
-console.log(`Transfer per visit (headers + bodies on the wire), ${machine()}`);
+console.log(`Transfer per visit (headers + bodies on the wire), ${machine()}, React ${reactBuild} build`);
 console.log("page         | first, as is | first, compressed | repeat, as is | repeat, compressed");
 console.log("-------------|--------------|-------------------|---------------|-------------------");
 for (const { name, path, signedIn } of pages) {

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runStep } from "./processes.ts";
+import { reactBuildOf } from "./react-build.ts";
 import { root } from "./stackgate.ts";
 
 const chromium = process.env.CHROME_PATH ?? "/usr/bin/chromium";
@@ -30,6 +31,11 @@ await runStep("Building the dashboard for the browser tests…", process.execPat
   "--root",
   join(root, "apps/frontend"),
 ]);
+const dist = process.env.STACKGATE_FRONTEND_DIST ?? join(root, "apps/frontend/dist");
+if (reactBuildOf(dist) !== "production") {
+  console.error(`The dashboard built in ${dist} gives the browser React's development build.`);
+  process.exit(1);
+}
 await runStep(`Running the browser tests in ${chromium}`, process.execPath, [
   join(root, "node_modules/vitest/vitest.mjs"),
   "run",

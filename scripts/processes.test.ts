@@ -14,7 +14,9 @@ const child = (name: string, body: string) => {
 };
 const steady = child(
   "steady",
-  `console.log("steady up pid=" + process.pid); process.on("SIGTERM", () => { console.log("steady got SIGTERM"); process.exit(0); }); setInterval(() => {}, 1000);`,
+  // The handler first: a SIGTERM between "steady up" and the handler would kill it silently (it did,
+  // under a load of 10).
+  `process.on("SIGTERM", () => { console.log("steady got SIGTERM"); process.exit(0); }); console.log("steady up pid=" + process.pid); setInterval(() => {}, 1000);`,
 );
 const dying = child("dying", `console.log("dying up"); setTimeout(() => process.exit(3), 10);`);
 const envProbe = child(

@@ -129,7 +129,10 @@ export function stackgateProcesses(env: NodeJS.ProcessEnv = process.env): Proces
     {
       name: "frontend",
       args: [...v8Flags, baselineCompilersOnly, frontendEntry],
-      env: { HOST: "127.0.0.1", PORT: frontendPort, BACKEND_URL: backendUrl },
+      // React's server code picks its build at run time: the production one, as in the container,
+      // whatever NODE_ENV the caller's shell has (the development one took 1.5-2 × the CPU per page,
+      // bench/RESULTS.md).
+      env: { HOST: "127.0.0.1", PORT: frontendPort, BACKEND_URL: backendUrl, NODE_ENV: "production" },
       color: 35,
       // The dashboard's pages need the backend; its start-up would take half the CPU from the API's.
       startWhenAnswering: backendUrl,

@@ -23,10 +23,27 @@ function leanServerCode() {
   };
 }
 
+/**
+ * Every `astro build` is a production build, whatever NODE_ENV the caller has: Astro sets it only when
+ * it is unset, so a shell with NODE_ENV=development, or a build started under Vitest (NODE_ENV=test),
+ * shipped React's development build (client chunk 401 KB instead of 213 KB, with its dev-only checks).
+ * This hook runs before Vite reads NODE_ENV for the build; `astro dev` keeps its development build.
+ */
+function productionBuilds() {
+  return {
+    name: "stackgate:production-builds",
+    hooks: {
+      "astro:config:setup": ({ command }) => {
+        if (command === "build") process.env.NODE_ENV = "production";
+      },
+    },
+  };
+}
+
 export default defineConfig({
   output: "server",
   adapter: node({ mode: "standalone" }),
-  integrations: [react()],
+  integrations: [productionBuilds(), react()],
   // The built server listens on HOST/PORT from the environment; these are the fallbacks.
   server: { host: "127.0.0.1", port: 4321 },
   // The gateway's CSP may forbid inline styles: always ship CSS as files.

@@ -7,6 +7,7 @@ import { openDatabase } from "./db/database.ts";
 import { deployProcedures } from "./deploy/procedures.ts";
 import { createRunStore } from "./deploy/runs.ts";
 import { createDeployService } from "./deploy/service.ts";
+import { createSettleWatch } from "./deploy/settle.ts";
 import { createDeployEventBus } from "./events/bus.ts";
 import { publishKomodoRuns } from "./events/komodo-runs.ts";
 import { eventProcedures } from "./events/procedures.ts";
@@ -116,7 +117,7 @@ export async function createBackend({
   });
   await notify.start();
   const history = createHistoryService({ db, clock, logger, runner: cluster.id });
-  const events = createDeployEventBus({ cluster });
+  const events = createDeployEventBus({ cluster, readLog: (runId) => history.logOf(runId) });
   const komodoRuns = publishKomodoRuns({
     connection,
     events,
@@ -125,7 +126,7 @@ export async function createBackend({
     leads: cluster.leads,
   });
   const lanes = createStackLanes({ cluster });
-  const stacks = createStackService({ connection, lanes, audit });
+  const stacks = createStackService({ connection, lanes, audit, history });
   const scans = await createScanService({
     db,
     clock,
@@ -147,6 +148,7 @@ export async function createBackend({
     },
   });
   const metrics = createMetrics({ events, scans, connection });
+  const settleWatch = createSettleWatch({ connection, clock, logger, everyMs: config.settle.checkEveryMs });
   const deploy = createDeployService({
     connection: metrics.timedConnection(connection),
     history,
@@ -155,6 +157,8 @@ export async function createBackend({
     clock,
     logger,
     deployTimeoutMs: config.deployTimeoutMs,
+    settleSeconds: config.settle.seconds,
+    settleWatch,
     lanes,
     cluster,
   });
@@ -168,6 +172,7 @@ export async function createBackend({
       void scans.queueStackImages(event.run.stack);
   });
   await deploy.recoverInterrupted();
+  await deploy.resumeSettleWindows();
   const stopWatchingInterrupted = deploy.watchInterrupted(INTERRUPTED_CHECK_MS);
   // Start-up's writes are done: from here on a locked database is answered 503 within moments.
   database.serving();
@@ -220,6 +225,7 @@ export async function createBackend({
      */
     async close({ graceMs = 0 }: { graceMs?: number } = {}) {
       stopWatchingInterrupted();
+      settleWatch.close();
       access.close();
       await deploy.shutdown(graceMs);
       await notify.close();

@@ -154,7 +154,14 @@ export async function startFrontend({ port, backendUrl, env, onStarted }: StartF
     name: "frontend",
     url: `http://127.0.0.1:${frontendPort}`,
     args: [frontendEntry],
-    env: { HOST: "127.0.0.1", PORT: String(frontendPort), BACKEND_URL: backendUrl, ...env },
+    // React's server code picks its build at run time: the production one, as in the container.
+    env: {
+      HOST: "127.0.0.1",
+      PORT: String(frontendPort),
+      BACKEND_URL: backendUrl,
+      NODE_ENV: "production",
+      ...env,
+    },
     // A static file: answered without the session check, so readiness never depends on the backend.
     readyPath: "/favicon.svg",
     onStarted,

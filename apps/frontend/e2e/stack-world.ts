@@ -41,18 +41,21 @@ export interface StackWorldOptions {
   frontendEnv?: Record<string, string>;
   /** The simulator's stacks; default `worldStacks()`. */
   stacks?: StackSeed[];
+  /** Extra environment for the backend, e.g. a short settle window (`SETTLE_SECONDS`). */
+  backendEnv?: Record<string, string>;
 }
 
 export async function startStackWorld({
   frontendEnv = {},
   stacks = worldStacks(),
+  backendEnv = {},
 }: StackWorldOptions = {}): Promise<StackWorld> {
   const komodo = await startKomodoSimulator({ stacks });
   const [stackgate, browser] = await Promise.all([
     startStackgate({
       // The background sweep would rescan at random moments; the listing queues what the tests need.
       env: {
-        backend: { TRIVY_BIN: standInTrivyPath, SCANNER_SWEEP_DELAY_SECONDS: "3600" },
+        backend: { TRIVY_BIN: standInTrivyPath, SCANNER_SWEEP_DELAY_SECONDS: "3600", ...backendEnv },
         frontend: frontendEnv,
       },
     }),

@@ -40,13 +40,86 @@ export const deployRun = z.object({
   step: deployStep.optional(),
 });
 
+/** How long a deploy's services are watched after it succeeded, at most (`settleSeconds`). */
+export const MAX_SETTLE_SECONDS = 600;
+
+export const serviceChange = z
+  .object({
+    service: z.string(),
+    image: z.string().meta({ example: "nginx:1.27" }),
+    from: z.string().nullable().meta({
+      description: "What ran before: the image's digest, or null where Komodo did not say",
+      example: "sha256:3f2a9c…",
+    }),
+    to: z
+      .string()
+      .nullable()
+      .meta({ description: "What runs after; the same as `from` when nothing changed" }),
+  })
+  .meta({
+    description:
+      "One service before and after the deploy: the running image's repository digest (Komodo 2.x), " +
+      "or its local image id where Komodo reports no digest (1.x).",
+  });
+
+export const commitChange = z
+  .object({
+    from: z.string().nullable().meta({ example: "a1b2c3d" }),
+    to: z.string().nullable().meta({ example: "e4f5a6b" }),
+    message: z
+      .string()
+      .nullable()
+      .meta({ description: "The deployed commit's message", example: "Add the pricing page" }),
+  })
+  .meta({ description: "A repository stack's deployed commit before and after; null for other stacks" });
+
+export const settleState = z.enum(["watching", "stable", "unstable", "skipped"]);
+
+export const runSettle = z
+  .object({
+    state: settleState.meta({
+      description:
+        "`watching` while the services are watched after a successful redeploy, then `stable` or `unstable`; " +
+        "`skipped` for a pull, a failed deploy or `settleSeconds: 0`",
+    }),
+    reason: z.string().nullable().meta({
+      description: "Why it is unstable or skipped",
+      example: "web restarted 3 times",
+    }),
+    until: isoDate.nullable().meta({ description: "When the watch ends (or ended); null when skipped" }),
+  })
+  .meta({
+    description: "Whether the deploy stayed up: its services watched for `settleSeconds` after it succeeded",
+  });
+
 export const finishedRun = deployRun.omit({ step: true }).extend({
   success: z.boolean(),
   message: z.string(),
   finishedAt: isoDate,
+  changes: z.array(serviceChange).meta({
+    description: "Each service's image before and after; empty when Komodo could not be read",
+  }),
+  commit: commitChange.nullable(),
+  settle: runSettle.nullable().meta({ description: "null on runs from before Stackgate watched deploys" }),
 });
 
+/** One Komodo stage of a run (`Compose Pull`, `Compose Up`, …) with its output, as Komodo recorded it. */
+export const runStage = z.object({
+  stage: z.string().meta({ example: "Compose Up" }),
+  command: z.string().nullable(),
+  stdout: z.string(),
+  stderr: z.string().meta({ description: "docker compose writes its progress here: not an error by itself" }),
+  success: z.boolean(),
+  startedAt: isoDate.nullable(),
+  endedAt: isoDate.nullable(),
+});
+
+/** The most a run keeps of its stages' output: longer output is cut, and `truncated` says so. */
+export const RUN_LOG_LIMIT_BYTES = 256 * 1024;
+
 /** A run as `GET /api/v0/deploy/runs/{id}` answers it: still running (with its step), or finished. */
+const runId = z.string().min(1, "id must not be empty").max(100, "id is too long");
+
 export const deployRunStatus = z.discriminatedUnion("status", [
   deployRun.extend({ status: z.literal("running") }),
   finishedRun.extend({ status: z.literal("finished") }),
@@ -105,7 +178,9 @@ const requestHeaders = [
 export const deployEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("subscribed"), running: z.array(deployRun) }),
   z.object({ type: z.literal("started"), run: deployRun }),
+  z.object({ type: z.literal("log"), runId: z.string(), stack: z.string(), stages: z.array(runStage) }),
   z.object({ type: z.literal("finished"), run: finishedRun }),
+  z.object({ type: z.literal("settled"), run: finishedRun }),
 ]);
 
 const runDeploy = keyOrSession({
@@ -127,7 +202,24 @@ const runDeploy = keyOrSession({
     504: "Komodo did not finish within DEPLOY_TIMEOUT_SECONDS",
   },
 })
-  .input(z.strictObject({ stack: stackName, action: deployAction }))
+  .input(
+    z.strictObject({
+      stack: stackName,
+      action: deployAction,
+      settleSeconds: z
+        .number({ error: "settleSeconds must be a number of seconds" })
+        .int("settleSeconds must be a whole number of seconds")
+        .min(0, "settleSeconds must be at least 0")
+        .max(MAX_SETTLE_SECONDS, `settleSeconds must be at most ${MAX_SETTLE_SECONDS}`)
+        .optional()
+        .meta({
+          description:
+            "How long to watch the services after a successful redeploy (0 turns it off; default " +
+            "SETTLE_SECONDS, 60). The answer does not wait for it: the run's `settle` tells, and the event " +
+            "stream's `settled`.",
+        }),
+    }),
+  )
   .output(
     z.union([
       z.object({
@@ -184,6 +276,21 @@ export const deployProcedures = {
       "`history` read in its scope, and sees only the runs of the stacks its scope allows (404 for the others).",
     errors: { 404: "No run with this id (or not one this API key may see)" },
   })
-    .input(z.strictObject({ id: z.string().min(1, "id must not be empty").max(100, "id is too long") }))
+    .input(z.strictObject({ id: runId }))
     .output(z.object({ run: deployRunStatus })),
+  getRunLogs: keyOrSession({
+    permission: "read",
+    keyScope: { read: "history" },
+    method: "GET",
+    path: "/api/v0/deploy/runs/{id}/logs",
+    tags: ["Deploy"],
+    summary: "The output of every Komodo stage of a run, as Komodo recorded it",
+    description:
+      "Each stage (`Compose Pull`, `Compose Up`, …) with its command, stdout, stderr, success and times, in the " +
+      `order they ran; a running run has the stages of the steps done so far. A run keeps at most ${RUN_LOG_LIMIT_BYTES / 1024} ` +
+      "KiB of output: beyond that its stages are cut (the cut marked in the text) and `truncated` is true.",
+    errors: { 404: "No run with this id (or not one this API key may see)" },
+  })
+    .input(z.strictObject({ id: runId }))
+    .output(z.object({ stages: z.array(runStage), truncated: z.boolean() })),
 };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { actedBy, isoDate, keyOrSession } from "./common.ts";
-import { deployAction } from "./deploy.ts";
+import { commitChange, deployAction, runSettle, serviceChange } from "./deploy.ts";
+import { imageRef } from "./scans.ts";
 import { stackName } from "./stacks.ts";
 
 const tags = ["History"];
@@ -15,6 +16,11 @@ export const historyEntry = z.object({
   action: deployAction,
   success: z.boolean(),
   message: z.string(),
+  changes: z.array(serviceChange).meta({
+    description: "Each service's image before and after; empty when unknown (older entries, Komodo unread)",
+  }),
+  commit: commitChange.nullable(),
+  settle: runSettle.nullable(),
 });
 
 /** The most entries one page holds, and the size of the default answer. */
@@ -73,6 +79,10 @@ export const historyFilters = z.strictObject({
     .enum(["success", "failure"], { error: "outcome must be success or failure" })
     .optional()
     .meta({ description: "Only the actions that succeeded, or only those that failed" }),
+  image: imageRef.optional().meta({
+    description: "Only the deploys that changed what runs of this image (its digest before and after differ)",
+    example: "nginx:1.27",
+  }),
 });
 
 export type HistoryFilters = z.infer<typeof historyFilters>;
@@ -90,7 +100,12 @@ export const historyQuery = historyFilters.extend({
     }),
 });
 
-const tally = { total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() };
+const tally = {
+  total: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  unstable: z.number().int().meta({ description: "Of those that succeeded, how many did not stay up" }),
+};
 
 export const historyProcedures = {
   list: keyOrSession({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { keyOrSession, sessionOnly } from "./common.ts";
+import { isoDate, keyOrSession, sessionOnly } from "./common.ts";
 
 const tags = ["Stacks"];
 
@@ -27,6 +27,24 @@ export const stack = z.object({
   images: z.array(z.string()).meta({ description: "The distinct image references of the stack's services" }),
 });
 
+export const runningService = z.object({
+  service: z.string(),
+  image: z.string(),
+  digest: z.string().nullable().meta({
+    description:
+      "The running image's repository digest (Komodo 2.x), or its image id (1.x); null when unknown",
+  }),
+  state: z
+    .string()
+    .nullable()
+    .meta({ description: "The container's state, as docker says it", example: "running" }),
+  status: z.string().nullable().meta({ example: "Up 2 hours (healthy)" }),
+  since: isoDate
+    .nullable()
+    .meta({ description: "When a deploy recorded here brought this digest; null if none did" }),
+  runId: z.string().nullable().meta({ description: "That deploy's run (`GET /api/v0/deploy/runs/{id}`)" }),
+});
+
 const pollForUpdates = z.object({
   stack: z.string(),
   enabled: z.boolean().meta({ description: "Komodo's `poll_for_updates` setting of the stack" }),
@@ -47,6 +65,20 @@ export const stackProcedures = {
     summary: "List the stacks, live from Komodo",
     errors: upstreamErrors,
   }).output(z.object({ stacks: z.array(stack) })),
+  services: keyOrSession({
+    permission: "read",
+    keyScope: { read: "stacks" },
+    method: "GET",
+    path: "/api/v0/stacks/{stack}/services",
+    tags,
+    summary: "What each service of a stack runs now, since when and from which deploy",
+    description:
+      "Live from Komodo: each service's image, running digest and container state; and from the history, the " +
+      "deploy that brought that digest. A scoped API key sees only its stacks (404 for the others).",
+    errors: { 404: "Not a stack this API key may see", ...upstreamErrors },
+  })
+    .input(z.strictObject({ stack: stackName }))
+    .output(z.object({ stack: z.string(), services: z.array(runningService) })),
   remove: sessionOnly({
     permission: "admin",
     method: "DELETE",

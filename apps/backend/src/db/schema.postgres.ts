@@ -130,6 +130,13 @@ export const deployHistory = pgTable(
     running: boolean("running").notNull().default(false),
     step: text("step"),
     runner: text("runner"),
+    commitFrom: text("commit_from"),
+    commitTo: text("commit_to"),
+    commitMessage: text("commit_message"),
+    settleState: text("settle_state"),
+    settleReason: text("settle_reason"),
+    settleUntil: millis("settle_until"),
+    komodoUpdates: text("komodo_updates"),
   },
   (table) => [
     index("deploy_history_created_at_id_idx").on(table.createdAt, table.id),
@@ -173,6 +180,29 @@ export const invitation = pgTable(
   },
   (table) => [index("invitation_email_idx").on(table.email)],
 );
+
+export const deployChange = pgTable(
+  "deploy_change",
+  {
+    runId: text("run_id").notNull(),
+    stack: text("stack").notNull(),
+    service: text("service").notNull(),
+    image: text("image").notNull(),
+    fromDigest: text("from_digest"),
+    toDigest: text("to_digest"),
+    changed: boolean("changed").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.runId, table.service] }),
+    index("deploy_change_service_idx").on(table.stack, table.service, table.toDigest),
+  ],
+);
+
+export const deployLog = pgTable("deploy_log", {
+  runId: text("run_id").primaryKey(),
+  stages: text("stages").notNull(),
+  truncated: boolean("truncated").notNull().default(false),
+});
 
 export const auditLog = pgTable(
   "audit_log",

@@ -7,8 +7,10 @@ import type {
   deployAction,
   deployRun,
   role,
+  runStage,
   scanErrorKind,
   scanStatus,
+  settleState,
   vulnerability,
   vulnerabilitySeverity,
 } from "@stackgate/contract";
@@ -20,6 +22,11 @@ import type { z } from "zod";
 // (SQLite's text enums are types only: no migration changes).
 type KeyScope = z.infer<typeof apiKeyScope>;
 type StoredVulnerability = z.infer<typeof vulnerability>;
+/** A stage as stored: its times as milliseconds (JSON has no dates). */
+export type StoredStage = Omit<z.infer<typeof runStage>, "startedAt" | "endedAt"> & {
+  startedAt: number | null;
+  endedAt: number | null;
+};
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`);
@@ -170,6 +177,16 @@ export const deployHistory = sqliteTable(
      * records the action as interrupted. Null on rows from before several backends.
      */
     runner: text("runner"),
+    /** A repository stack's deployed commit before and after, and the message of the one after. */
+    commitFrom: text("commit_from"),
+    commitTo: text("commit_to"),
+    commitMessage: text("commit_message"),
+    /** Whether the deploy stayed up (contract `runSettle`); null on rows from before the settle window. */
+    settleState: text("settle_state").$type<z.infer<typeof settleState>>(),
+    settleReason: text("settle_reason"),
+    settleUntil: integer("settle_until", { mode: "timestamp_ms" }),
+    /** Komodo's Update of each step, as it starts: another backend reads a cut run's real outcome there. */
+    komodoUpdates: text("komodo_updates", { mode: "json" }).$type<string[]>(),
   },
   (table) => [
     // The history list pages newest first by (createdAt, id), alone or narrowed to one stack,
@@ -181,6 +198,32 @@ export const deployHistory = sqliteTable(
     index("deploy_history_running_idx").on(table.running).where(sql`running = 1`),
   ],
 );
+
+/** What each service ran before and after a deploy (its image's digest); `changed` when they differ. */
+export const deployChange = sqliteTable(
+  "deploy_change",
+  {
+    runId: text("run_id").notNull(),
+    stack: text("stack").notNull(),
+    service: text("service").notNull(),
+    image: text("image").notNull(),
+    fromDigest: text("from_digest"),
+    toDigest: text("to_digest"),
+    changed: integer("changed", { mode: "boolean" }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.runId, table.service] }),
+    // Which deploy brought what a service runs now (a stack's page).
+    index("deploy_change_service_idx").on(table.stack, table.service, table.toDigest),
+  ],
+);
+
+/** The output of a run's Komodo stages (contract `runStage`), at most 256 KiB of it. */
+export const deployLog = sqliteTable("deploy_log", {
+  runId: text("run_id").primaryKey(),
+  stages: text("stages", { mode: "json" }).$type<StoredStage[]>().notNull(),
+  truncated: integer("truncated", { mode: "boolean" }).notNull().default(false),
+});
 
 /**
  * The latest scan result per image. A failed rescan keeps the counts, vulnerabilities and

@@ -107,7 +107,19 @@ describe("Prefer: respond-async", () => {
       success: true,
       message: "Acción 'redeploy' completada para 'held'",
       finishedAt: expect.any(String),
+      // The same image before and after, no repository, and its services then watched for SETTLE_SECONDS.
+      changes: [
+        {
+          service: "held",
+          image: "held:latest",
+          from: expect.stringMatching(/^sha256:/),
+          to: expect.any(String),
+        },
+      ],
+      commit: null,
+      settle: { state: "watching", reason: null, until: expect.any(String) },
     });
+    expect(finished.changes[0].to).toBe(finished.changes[0].from);
     expect(executes()).toEqual(["DestroyStack", "DeployStack"]);
     const history = await app.request("/api/v0/history", { headers: { cookie } });
     expect(history.json.history.filter((entry: { id: string }) => entry.id === run.id)).toHaveLength(1);
@@ -140,6 +152,7 @@ describe("Prefer: respond-async", () => {
 
     expect(await stream.next()).toEqual({ type: "started", run });
     expect(await stream.next()).toEqual({ type: "started", run: { ...run, step: "pull" } });
+    expect((await stream.next()).type).toBe("log");
     const finished = await stream.next();
     stream.close();
     expect(finished).toEqual({
@@ -149,6 +162,9 @@ describe("Prefer: respond-async", () => {
         success: false,
         message: expect.stringContaining("manifest for acme/broken:2"),
         finishedAt: expect.any(String),
+        changes: [expect.objectContaining({ service: "broken" })],
+        commit: null,
+        settle: { state: "skipped", reason: "a pull restarts nothing", until: null },
       },
     });
 

@@ -51,14 +51,19 @@ export async function startBackendProcess({
   void exited.then((code) => {
     exitCode = code;
   });
-  // Readiness probe: the port answers once start-up (migrations, recovery) is done.
-  for (let attempt = 0; ; attempt++) {
+  // Readiness probe: the port answers once start-up (migrations, recovery) is done. That takes 3-4 s
+  // here, and more than 20 s under a load of 10 while other tests start backends too.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
     if (exitCode !== undefined) throw new Error(`backend exited (${exitCode}) during start: ${stderr}`);
     try {
       await fetch(`${url}/doc`);
       break;
     } catch {
-      if (attempt > 200) throw new Error(`backend did not start: ${stderr}`);
+      if (Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`backend did not start within 60 s: ${stderr}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

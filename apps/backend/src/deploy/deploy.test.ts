@@ -191,7 +191,20 @@ describe("history", () => {
       message: "Acción 'pull' completada para 'web'",
     });
     expect(Object.keys(history[0]).sort()).toEqual(
-      ["action", "actor", "by", "createdAt", "id", "message", "stack", "success", "via"].sort(),
+      [
+        "action",
+        "actor",
+        "by",
+        "changes",
+        "commit",
+        "createdAt",
+        "id",
+        "message",
+        "settle",
+        "stack",
+        "success",
+        "via",
+      ].sort(),
     );
   });
 

@@ -59,5 +59,8 @@ export function deployProcedures(os: Implementer, { deploy }: { deploy: DeploySe
     getRun: os.deploy.getRun.handler(async ({ input, context }) => ({
       run: await answeringRunErrors(() => deploy.find(input.id, context.caller.stacks)),
     })),
+    getRunLogs: os.deploy.getRunLogs.handler(({ input, context }) =>
+      answeringRunErrors(() => deploy.logs(input.id, context.caller.stacks)),
+    ),
   };
 }

@@ -30,9 +30,16 @@ export class UnknownRunError extends Error {
 }
 
 /** The fingerprint of what a keyed request asks for: a repeat must ask for the same. */
-export const requestHash = (request: { stack: string; action: string }) =>
+export const requestHash = (request: { stack: string; action: string; settleSeconds?: number }) =>
   createHash("sha256")
-    .update(JSON.stringify([request.stack, request.action]))
+    .update(
+      JSON.stringify(
+        // Without a settle window of its own, as before it existed: keys of the day before still match.
+        request.settleSeconds === undefined
+          ? [request.stack, request.action]
+          : [request.stack, request.action, request.settleSeconds],
+      ),
+    )
     .digest("hex");
 
 export type KeyClaim = { claimed: true } | { claimed: false; runId: string; requestHash: string };
@@ -47,11 +54,15 @@ export function createRunStore({ db, clock }: { db: Database; clock: Clock }) {
   const cutoff = () => new Date(clock.now() - KEY_LIFETIME_MS);
 
   return {
-    async setStep(id: string, step: DeployStep) {
+    /**
+     * The step a running run is on, and Komodo's Updates of its steps so far (the last one this
+     * step's): another backend reads a cut run's real outcome there.
+     */
+    async setStep(id: string, step: DeployStep, komodoUpdates: string[]) {
       await db.transaction((tx) =>
         tx
           .update(deployHistory)
-          .set({ step })
+          .set({ step, komodoUpdates })
           .where(and(eq(deployHistory.id, id), eq(deployHistory.running, true))),
       );
     },

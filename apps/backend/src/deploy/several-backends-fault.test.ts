@@ -53,7 +53,8 @@ describe.skipIf(!onPostgres())("two backends under fault", () => {
 
   async function stopBackend(slot: number) {
     backends[slot]!.child.kill("SIGTERM");
-    expect(await backends[slot]!.exited).toBe(0);
+    // Exit 1 is the backend's own 10 s limit on stopping (it says so on stderr).
+    expect(await backends[slot]!.exited, backends[slot]!.stderr()).toBe(0);
   }
 
   beforeAll(async () => {
@@ -180,7 +181,15 @@ describe.skipIf(!onPostgres())("two backends under fault", () => {
       expect(answer.sentAt, answer.body).toBeLessThanOrEqual(killedAt);
       expect(answer.answeredAt).toBeGreaterThanOrEqual(killedAt);
     }
-    expect(failed.length).toBeLessThan(20);
+    // The gateway sends each request to the backend with fewer open, so the killed one held about
+    // half of those in flight at the kill. How many were in flight depends on how quickly deploys are
+    // answered: a few on a quiet machine, 163 under a load of 10 (82 failed).
+    const inFlightAtKill = faultRun.filter(
+      (answer) => answer.sentAt <= killedAt && answer.answeredAt >= killedAt,
+    ).length;
+    expect(failed.length, `${inFlightAtKill} in flight at the kill`).toBeLessThanOrEqual(
+      Math.ceil(inFlightAtKill / 2) + 2,
+    );
 
     // --- An upgrade: each backend stopped (SIGTERM) and started again in turn, while deploys go on.
     let upgrading = true;
@@ -232,7 +241,7 @@ describe.skipIf(!onPostgres())("two backends under fault", () => {
       expect(entry.message).toBe(INTERRUPTED_MESSAGE);
 
     console.log(
-      `fault run: ${faultRun.length} deploys answered, ${failed.length} not 200 (in flight at the kill); ` +
+      `fault run: ${faultRun.length} deploys answered, ${inFlightAtKill} in flight at the kill, ${failed.length} not 200; ` +
         `upgrade: ${upgradeRun.length} answered 200; history: ${history.length} entries, none doubled`,
     );
 

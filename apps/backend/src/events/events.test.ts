@@ -39,7 +39,7 @@ const deploy = (stack: string, action: string, headers: Record<string, string>) 
   app.request("/api/v0/deploy", { method: "POST", headers, json: { stack, action } });
 
 describe("live deploy events", () => {
-  it("streams subscribed → started → finished for a deploy, with the same run", async () => {
+  it("streams subscribed → started → log → finished for a deploy, with the same run", async () => {
     const stream = await openEventStream(`${app.url}/api/v0/deploy/events`, { "x-api-key": key });
     try {
       expect(stream.response.headers.get("content-type")).toMatch(/text\/event-stream/);
@@ -55,8 +55,17 @@ describe("live deploy events", () => {
       });
       expect(started.run.step).toBeUndefined();
       expect(Date.parse(started.run.startedAt)).not.toBeNaN();
-      // The same run again as each step begins, then its end.
+      // The same run again as each step begins, then what Komodo printed, then its end.
       expect(await stream.next()).toEqual({ type: "started", run: { ...started.run, step: "pull" } });
+      const log = await stream.next();
+      expect(log).toMatchObject({ type: "log", runId: started.run.id, stack: "web" });
+      expect(log.stages).toEqual([
+        expect.objectContaining({
+          stage: "Compose Pull",
+          success: true,
+          command: expect.stringContaining("pull"),
+        }),
+      ]);
       const finished = await stream.next();
       expect(finished.type).toBe("finished");
       expect(finished.run).toMatchObject({
@@ -79,6 +88,9 @@ describe("live deploy events", () => {
       const started = await stream.next();
       expect(started.run).toMatchObject({ via: "apiKey", actorName: "API Key: events-pipeline" });
       expect((await stream.next()).run.step).toBe("pull");
+      const log = await stream.next();
+      expect(log.stages.at(-1)).toMatchObject({ stage: "Compose Pull", success: false });
+      expect(log.stages.at(-1).stderr).toContain("pull access denied");
       const finished = await stream.next();
       expect(finished.run).toMatchObject({ id: started.run.id, success: false });
       expect(finished.run.message).toContain("pull access denied");
@@ -104,11 +116,15 @@ describe("live deploy events", () => {
       while (later.at(-1).type !== "finished") later.push(await late.next(3000));
       const steps = ["take-down", "deploy"];
       const stepAtSubscribing = subscribed.running[0].step;
-      expect(later.map((event) => event.run.step ?? event.type)).toEqual([
+      const runEvents = later.filter((event) => event.type !== "log");
+      expect(runEvents.map((event) => event.run.step ?? event.type)).toEqual([
         ...steps.slice(stepAtSubscribing ? steps.indexOf(stepAtSubscribing) + 1 : 0),
         "finished",
       ]);
-      expect(later.every((event) => event.run.id === started.run.id)).toBe(true);
+      expect(runEvents.every((event) => event.run.id === started.run.id)).toBe(true);
+      expect(
+        later.filter((event) => event.type === "log").every((event) => event.runId === started.run.id),
+      ).toBe(true);
       await answered;
     } finally {
       first.close();
@@ -126,6 +142,7 @@ describe("live deploy events", () => {
         await deploy("web", "pull", headers);
         expect((await stream.next()).type).toBe("started");
         expect((await stream.next()).run.step).toBe("pull");
+        expect((await stream.next()).type).toBe("log");
         expect((await stream.next()).type).toBe("finished");
         expect(stream.response.headers.get("x-content-type-options")).toBe("nosniff");
       } finally {

@@ -58,7 +58,16 @@ export function publishKomodoRuns({
     const message = success
       ? `Komodo finished ${run.operation} of '${run.stack}'`
       : `Komodo reported ${run.operation} of '${run.stack}' as failed; see the stack in Komodo`;
-    events.finished({ ...run, success, message, finishedAt: new Date() });
+    // Komodo's own runs are announced, not recorded: what they changed is not read.
+    events.finished({
+      ...run,
+      success,
+      message,
+      finishedAt: new Date(),
+      changes: [],
+      commit: null,
+      settle: null,
+    });
   }
 
   function watchForStaleness(id: string, client: KomodoClient): NodeJS.Timeout {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { contract, deployRun, finishedRun } from "@stackgate/contract";
+import { contract, deployEvent, deployRun, finishedRun } from "@stackgate/contract";
 import type { MiddlewareHandler } from "hono";
 import type { DeployEvent, DeployRun } from "../deploy/run.ts";
 import { admitCaller } from "../identity/access.ts";
@@ -8,7 +8,7 @@ import type { AccessWatch } from "../identity/access-watch.ts";
 import type { Authenticate } from "../identity/authenticate.ts";
 import type { Caller } from "../identity/caller.ts";
 import { createMemoryRelease } from "../platform/memory-release.ts";
-import type { DeployEventBus } from "./bus.ts";
+import { type DeployEventBus, stackOf } from "./bus.ts";
 
 const { route, meta } = contract.deploy.events["~orpc"];
 /** The contract's route of the REST event stream (oRPC still documents it and serves `/rpc`). */
@@ -52,8 +52,11 @@ export function deployEventStream({
   const frameOf = (event: Exclude<DeployEvent, { type: "subscribed" }>) => {
     let written = eventFrames.get(event);
     if (written === undefined) {
-      const schema = event.type === "finished" ? finishedRun : deployRun;
-      written = frame(`{"type":"${event.type}","run":${jsonOf(event.run, schema)}}`);
+      if (event.type === "log") written = frame(JSON.stringify(deployEvent.parse(event)));
+      else {
+        const schema = event.type === "started" ? deployRun : finishedRun;
+        written = frame(`{"type":"${event.type}","run":${jsonOf(event.run, schema)}}`);
+      }
       eventFrames.set(event, written);
     }
     return written;
@@ -69,7 +72,7 @@ export function deployEventStream({
   function follow(response: ServerResponse, caller: Caller) {
     const visible = caller.stacks;
     const { running, unsubscribe } = events.subscribe((event) => {
-      if (event.type !== "subscribed" && visible.admits(event.run.stack)) response.write(frameOf(event));
+      if (event.type !== "subscribed" && visible.admits(stackOf(event))) response.write(frameOf(event));
     });
     const runs = running.filter((run) => visible.admits(run.stack)).map((run) => jsonOf(run, deployRun));
     response.writeHead(200, { "content-type": "text/event-stream" });

@@ -1,6 +1,6 @@
 import type { DeployEvent } from "../deploy/run.ts";
 import type { StackVisibility } from "../identity/apikeys/scope.ts";
-import type { DeployEventBus } from "./bus.ts";
+import { type DeployEventBus, stackOf } from "./bus.ts";
 
 /**
  * One subscriber's view of the bus as an async sequence: `subscribed` first, then every
@@ -20,7 +20,7 @@ export async function* followDeployEvents(
     wake?.();
   };
   const { running, unsubscribe } = bus.subscribe((event) => {
-    if ("run" in event && !visible.admits(event.run.stack)) return;
+    if (event.type !== "subscribed" && !visible.admits(stackOf(event))) return;
     pending.push(event);
     wake?.();
   });

@@ -54,12 +54,24 @@ describe("history overview", () => {
     expect(overview.since.toISOString()).toBe("2026-10-24T00:00:00.000Z");
     expect(overview).toMatchObject({ total: 5, succeeded: 3, failed: 2, successRate: 0.6 });
     expect(overview.perDay).toHaveLength(30);
-    expect(overview.perDay[0]).toEqual({ date: "2026-10-24", total: 1, succeeded: 1, failed: 0 });
+    expect(overview.perDay[0]).toEqual({
+      date: "2026-10-24",
+      total: 1,
+      succeeded: 1,
+      failed: 0,
+      unstable: 0,
+    });
     expect(overview.perDay.find((day) => day.date === "2026-11-20")).toMatchObject({
       succeeded: 1,
       failed: 1,
     });
-    expect(overview.perDay.at(-1)).toEqual({ date: "2026-11-22", total: 2, succeeded: 1, failed: 1 });
+    expect(overview.perDay.at(-1)).toEqual({
+      date: "2026-11-22",
+      total: 2,
+      succeeded: 1,
+      failed: 1,
+      unstable: 0,
+    });
     expect(overview.perStack.map((stack) => [stack.stack, stack.total, stack.failed])).toEqual([
       ["web", 4, 1],
       ["db", 1, 1],
@@ -82,7 +94,7 @@ describe("history overview", () => {
 });
 
 describe("running actions", () => {
-  it("are on record but neither listed nor counted until they finish; a restart fails the unfinished", async () => {
+  it("are on record but neither listed nor counted until they finish; the unfinished of a backend gone are taken over", async () => {
     const fresh = await openTestDatabase(directory, "running");
     const history = createHistoryService({ db: fresh.db, clock, runner: "backend-a" });
     const alive = createHistoryService({ db: fresh.db, clock, runner: "backend-b" });
@@ -105,19 +117,28 @@ describe("running actions", () => {
     ]);
 
     clock.advance(1000);
-    // Only the actions of the backend that is gone; the other backend's run goes on.
+    // Only the actions of the backend that is gone: taken over, still running, to be ended by the one
+    // that took them; the other backend's run goes on.
+    const survivor = createHistoryService({ db: fresh.db, clock, runner: "backend-c" });
     const gone = async (runner: string | null) => runner === "backend-a";
-    const interrupted = await history.failInterrupted(gone);
-    expect(interrupted).toEqual([expect.objectContaining({ id: "cut-off", stack: "api", running: false })]);
+    const adopted = await survivor.adoptInterrupted(gone);
+    expect(adopted).toEqual([
+      expect.objectContaining({ id: "cut-off", stack: "api", running: true, runner: "backend-c" }),
+    ]);
+    expect(await survivor.adoptInterrupted(gone)).toEqual([]);
+    await survivor.finish("cut-off", {
+      success: false,
+      message: INTERRUPTED_MESSAGE,
+      finishedAt: new Date(clock.now()),
+    });
     expect((await history.list({}, EVERY_STACK)).entries[0]).toMatchObject({
       id: "cut-off",
       success: false,
       message: INTERRUPTED_MESSAGE,
     });
     expect((await history.list({}, EVERY_STACK)).entries[0]!.createdAt.getTime()).toBe(clock.now());
-    expect(await history.failInterrupted(gone)).toEqual([]);
-    expect(await history.failInterrupted(async (runner) => runner === "backend-b")).toEqual([
-      expect.objectContaining({ id: "elsewhere", running: false }),
+    expect(await survivor.adoptInterrupted(async (runner) => runner === "backend-b")).toEqual([
+      expect.objectContaining({ id: "elsewhere", running: true, runner: "backend-c" }),
     ]);
     await fresh.close();
   });

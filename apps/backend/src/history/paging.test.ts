@@ -84,7 +84,20 @@ describe("the default answer", () => {
     expect(Object.keys(response.json).sort()).toEqual(["history", "nextCursor"]);
     expect(ids(response.json.history)).toEqual(ids(seeded.slice(0, 100)));
     expect(Object.keys(response.json.history[0]).sort()).toEqual(
-      ["action", "actor", "by", "createdAt", "id", "message", "stack", "success", "via"].sort(),
+      [
+        "action",
+        "actor",
+        "by",
+        "changes",
+        "commit",
+        "createdAt",
+        "id",
+        "message",
+        "settle",
+        "stack",
+        "success",
+        "via",
+      ].sort(),
     );
     expect(response.json.nextCursor).toEqual(expect.any(String));
   });

@@ -1,8 +1,16 @@
-import { HISTORY_PAGE_LIMIT, type HistoryFilters, type HistoryPosition } from "@stackgate/contract";
+import {
+  HISTORY_PAGE_LIMIT,
+  type HistoryFilters,
+  type HistoryPosition,
+  type runSettle,
+} from "@stackgate/contract";
 import { and, desc, eq, gte, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import type { z } from "zod";
 import type { Database, Transaction } from "../db/database.ts";
-import { deployHistory } from "../db/schema.ts";
+import { deployChange, deployHistory, deployLog } from "../db/schema.ts";
 import { createWriteBehind } from "../db/write-behind.ts";
+import { type RunLog, revivedStages, storedStages } from "../deploy/stage-logs.ts";
+import { type CommitChange, changedWhatRuns, type ServiceChange } from "../deploy/versions.ts";
 import type { StackVisibility } from "../identity/apikeys/scope.ts";
 import type { Clock } from "../platform/clock.ts";
 import type { Logger } from "../platform/logger.ts";
@@ -11,10 +19,22 @@ export type HistoryEntry = typeof deployHistory.$inferSelect;
 export type NewHistoryEntry = typeof deployHistory.$inferInsert;
 /** An action about to reach Komodo: everything but its outcome. */
 export type StartedEntry = Omit<NewHistoryEntry, "createdAt" | "success" | "message" | "running">;
+export type RunSettle = z.infer<typeof runSettle>;
+
+/** What a run changed, whether it stayed up, and what Komodo printed: recorded with its outcome. */
+export interface RunDetails {
+  stack: string;
+  changes: ServiceChange[];
+  commit: CommitChange | null;
+  settle: RunSettle;
+  log: RunLog;
+}
+
 export interface Outcome {
   success: boolean;
   message: string;
   finishedAt: Date;
+  details?: RunDetails;
 }
 
 export const INTERRUPTED_MESSAGE = "interrupted: the service stopped before this action finished";
@@ -28,14 +48,16 @@ interface Tally {
   total: number;
   succeeded: number;
   failed: number;
+  unstable: number;
 }
 
-const emptyTally = (): Tally => ({ total: 0, succeeded: 0, failed: 0 });
+const emptyTally = (): Tally => ({ total: 0, succeeded: 0, failed: 0, unstable: 0 });
 
-function count(tally: Tally, success: boolean) {
+function count(tally: Tally, { success, settleState }: Pick<HistoryEntry, "success" | "settleState">) {
   tally.total += 1;
   if (success) tally.succeeded += 1;
   else tally.failed += 1;
+  if (settleState === "unstable") tally.unstable += 1;
 }
 
 /**
@@ -74,7 +96,7 @@ const olderThan = ({ createdAt, id }: HistoryPosition): SQL =>
  * other filters are checked on those rows; wrapping their column in coalesce() keeps SQLite, which
  * has no statistics to choose by, from picking one of them instead.
  */
-function matchesFilters({ stack, actor, via, outcome }: HistoryFilters): SQL | undefined {
+function matchesFilters({ stack, actor, via, outcome, image }: HistoryFilters): SQL | undefined {
   const success = outcome === undefined ? undefined : outcome === "success";
   const indexed = stack !== undefined ? "stack" : actor !== undefined ? "actor" : "success";
   const term = (name: "stack" | "actor" | "success", value: string | boolean | undefined) => {
@@ -89,8 +111,13 @@ function matchesFilters({ stack, actor, via, outcome }: HistoryFilters): SQL | u
     term("actor", actor),
     term("success", success),
     via === undefined ? undefined : eq(deployHistory.via, via),
+    image === undefined ? undefined : changedImage(image),
   );
 }
+
+/** The deploys that changed what runs of `image` (deploy_change: `changed`). */
+const changedImage = (image: string): SQL =>
+  sql`exists (select 1 from ${deployChange} where ${deployChange.runId} = ${deployHistory.id} and ${deployChange.image} = ${image} and ${deployChange.changed})`;
 
 /** The query of one history page, newest first (exported so a test can check its plan uses an index). */
 export function selectPage(
@@ -118,21 +145,111 @@ export function createHistoryService({
   /** This backend's id (db/cluster.ts), noted on the actions it runs. */
   runner?: string | null;
 }) {
-  const publicFields = ({
-    userId,
-    actorEmail,
-    keyId,
-    startedAt: _startedAt,
-    running: _running,
-    runner: _runner,
-    ...entry
-  }: HistoryEntry) => ({ ...entry, by: { userId, email: actorEmail, keyId } });
+  /** An entry as the API shows it; `changes` are its deploy_change rows (`changesOf`). */
+  const publicFields = (
+    {
+      userId,
+      actorEmail,
+      keyId,
+      startedAt: _startedAt,
+      running: _running,
+      runner: _runner,
+      step: _step,
+      komodoUpdates: _komodoUpdates,
+      commitFrom,
+      commitTo,
+      commitMessage,
+      settleState,
+      settleReason,
+      settleUntil,
+      ...entry
+    }: HistoryEntry,
+    changes: ServiceChange[],
+  ) => ({
+    ...entry,
+    by: { userId, email: actorEmail, keyId },
+    changes,
+    commit:
+      commitFrom === null && commitTo === null
+        ? null
+        : { from: commitFrom, to: commitTo, message: commitMessage },
+    settle: settleState === null ? null : { state: settleState, reason: settleReason, until: settleUntil },
+  });
 
-  const writeOutcome = (tx: Transaction, id: string, { success, message, finishedAt }: Outcome) =>
-    tx
+  /** The changes of these runs, by run. */
+  async function changesOf(ids: string[]): Promise<Map<string, ServiceChange[]>> {
+    const byRun = new Map<string, ServiceChange[]>();
+    if (ids.length === 0) return byRun;
+    const rows = await db
+      .select()
+      .from(deployChange)
+      .where(inArray(deployChange.runId, ids))
+      .orderBy(deployChange.runId, deployChange.service);
+    for (const { runId, service, image, fromDigest, toDigest } of rows) {
+      const list = byRun.get(runId) ?? [];
+      list.push({ service, image, from: fromDigest, to: toDigest });
+      byRun.set(runId, list);
+    }
+    return byRun;
+  }
+
+  const withChanges = async (entries: HistoryEntry[]) => {
+    const changes = await changesOf(entries.map((entry) => entry.id));
+    return entries.map((entry) => publicFields(entry, changes.get(entry.id) ?? []));
+  };
+
+  const settleColumns = (settle: RunSettle) => ({
+    settleState: settle.state,
+    settleReason: settle.reason,
+    settleUntil: settle.until,
+  });
+
+  async function writeChanges(tx: Transaction, id: string, stack: string, changes: ServiceChange[]) {
+    await tx.delete(deployChange).where(eq(deployChange.runId, id));
+    if (changes.length === 0) return;
+    await tx.insert(deployChange).values(
+      changes.map((change) => ({
+        runId: id,
+        stack,
+        service: change.service,
+        image: change.image,
+        fromDigest: change.from,
+        toDigest: change.to,
+        changed: changedWhatRuns(change),
+      })),
+    );
+  }
+
+  async function writeLog(tx: Transaction, id: string, { stages, truncated }: RunLog) {
+    const row = { stages: storedStages(stages), truncated };
+    await tx
+      .insert(deployLog)
+      .values({ runId: id, ...row })
+      .onConflictDoUpdate({ target: deployLog.runId, set: row });
+  }
+
+  async function writeOutcome(
+    tx: Transaction,
+    id: string,
+    { success, message, finishedAt, details }: Outcome,
+  ) {
+    const commit = details?.commit;
+    const written = await tx
       .update(deployHistory)
-      .set({ running: false, success, message, createdAt: finishedAt })
-      .where(and(eq(deployHistory.id, id), eq(deployHistory.running, true)));
+      .set({
+        running: false,
+        success,
+        message,
+        createdAt: finishedAt,
+        ...(commit ? { commitFrom: commit.from, commitTo: commit.to, commitMessage: commit.message } : {}),
+        ...(details ? settleColumns(details.settle) : {}),
+      })
+      .where(and(eq(deployHistory.id, id), eq(deployHistory.running, true)))
+      .returning({ id: deployHistory.id });
+    if (written.length === 0 || !details) return;
+    await writeChanges(tx, id, details.stack, details.changes);
+    if (details.log.stages.length > 0) await writeLog(tx, id, details.log);
+  }
 
   const unwrittenOutcomes = createWriteBehind<Outcome>({
     everyMs: FINISH_RETRY_MS,
@@ -183,29 +300,104 @@ export function createHistoryService({
       }
     },
 
+    /** Keeps the stages of a running action's steps so far (those of its last step land with its outcome). */
+    async saveLog(id: string, log: RunLog) {
+      await db.transaction((tx) => writeLog(tx, id, log));
+    },
+
+    /** A run's stages, as kept; undefined when it kept none. */
+    async logOf(id: string): Promise<RunLog | undefined> {
+      const [row] = await db.select().from(deployLog).where(eq(deployLog.runId, id));
+      return row && { stages: revivedStages(row.stages), truncated: row.truncated };
+    },
+
+    /** How a watched deploy ended (`changes`: what its services ran once it settled, when read). */
+    async settled(id: string, stack: string, settle: RunSettle, changes?: ServiceChange[]) {
+      await db.transaction(async (tx) => {
+        await tx.update(deployHistory).set(settleColumns(settle)).where(eq(deployHistory.id, id));
+        if (changes) await writeChanges(tx, id, stack, changes);
+      });
+    },
+
     /**
-     * Marks the actions left running by backends that are gone (a crash, a kill) as failed, and
-     * returns them; those of backends still running them are left alone.
+     * The finished actions whose settle window is open and whose backend is gone (a crash, a kill,
+     * a restart), taken over by this one (`runner`): it watches them to their end.
      */
-    async failInterrupted(isGone: (runner: string | null) => Promise<boolean>): Promise<HistoryEntry[]> {
+    async adoptOpenWindows(isGone: (runner: string | null) => Promise<boolean>): Promise<HistoryEntry[]> {
+      const open = await db
+        .select({ id: deployHistory.id, runner: deployHistory.runner })
+        .from(deployHistory)
+        .where(and(eq(deployHistory.running, false), eq(deployHistory.settleState, "watching")));
+      const ids: string[] = [];
+      for (const entry of open)
+        if (entry.runner !== runner && (await isGone(entry.runner))) ids.push(entry.id);
+      if (ids.length === 0) return [];
+      return db.transaction((tx) =>
+        tx
+          .update(deployHistory)
+          .set({ runner })
+          .where(and(inArray(deployHistory.id, ids), eq(deployHistory.settleState, "watching")))
+          .returning(),
+      );
+    },
+
+    /** The changes of these entries (for runs), by run id. */
+    changesOf,
+
+    /**
+     * For each service running `digest`, the last deploy recorded here that brought it (changed
+     * what the service ran to that digest): since when it runs, and from which run.
+     */
+    async broughtBy(stack: string, running: { service: string; digest: string | null }[]) {
+      const digests = running
+        .map((each) => each.digest)
+        .filter((digest): digest is string => digest !== null);
+      const found = new Map<string, { since: Date; runId: string }>();
+      if (digests.length === 0) return found;
+      const rows = await db
+        .select({
+          service: deployChange.service,
+          digest: deployChange.toDigest,
+          runId: deployChange.runId,
+          at: deployHistory.createdAt,
+        })
+        .from(deployChange)
+        .innerJoin(deployHistory, eq(deployHistory.id, deployChange.runId))
+        .where(
+          and(
+            eq(deployChange.stack, stack),
+            eq(deployChange.changed, true),
+            inArray(deployChange.toDigest, digests),
+          ),
+        )
+        .orderBy(desc(deployHistory.createdAt));
+      for (const { service, digest } of running) {
+        const row = rows.find((each) => each.service === service && each.digest === digest);
+        if (row) found.set(service, { since: row.at, runId: row.runId });
+      }
+      return found;
+    },
+
+    /**
+     * Takes over the actions left running by backends that are gone (a crash, a kill, this one's
+     * previous run): they are this backend's (`runner`) from now on, still running, for it to learn
+     * their real end (deploy/service.ts). Those of backends still running them are left alone; of two
+     * backends taking over at once, each row goes to one.
+     */
+    async adoptInterrupted(isGone: (runner: string | null) => Promise<boolean>): Promise<HistoryEntry[]> {
       const runners = await db
         .selectDistinct({ runner: deployHistory.runner })
         .from(deployHistory)
         .where(eq(deployHistory.running, true));
       const gone: (string | null)[] = [];
-      for (const { runner } of runners) if (await isGone(runner)) gone.push(runner);
+      for (const entry of runners)
+        if (entry.runner !== runner && (await isGone(entry.runner))) gone.push(entry.runner);
       if (gone.length === 0) return [];
-      const named = gone.filter((runner): runner is string => runner !== null);
+      const named = gone.filter((each): each is string => each !== null);
       return db.transaction((tx) =>
         tx
           .update(deployHistory)
-          .set({
-            running: false,
-            success: false,
-            message: INTERRUPTED_MESSAGE,
-            createdAt: new Date(clock.now()),
-            runner: null,
-          })
+          .set({ runner })
           .where(
             and(
               eq(deployHistory.running, true),
@@ -238,7 +430,7 @@ export function createHistoryService({
       const entries = rows.slice(0, limit);
       const last = entries.at(-1);
       return {
-        entries: entries.map(publicFields),
+        entries: await withChanges(entries),
         next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null,
       };
     },
@@ -260,15 +452,15 @@ export function createHistoryService({
       }
       const perStack = new Map<string, Tally & { lastAt: Date }>();
       for (const entry of entries) {
-        count(total, entry.success);
+        count(total, entry);
         const day = perDay.get(entry.createdAt.toISOString().slice(0, 10));
-        if (day) count(day, entry.success);
+        if (day) count(day, entry);
         let stack = perStack.get(entry.stack);
         if (!stack) {
           stack = { ...emptyTally(), lastAt: entry.createdAt };
           perStack.set(entry.stack, stack);
         }
-        count(stack, entry.success);
+        count(stack, entry);
       }
 
       return {
@@ -279,10 +471,7 @@ export function createHistoryService({
         perStack: [...perStack]
           .map(([stack, tally]) => ({ stack, ...tally }))
           .sort((a, b) => b.failed - a.failed || b.total - a.total),
-        recentFailures: entries
-          .filter((entry) => !entry.success)
-          .slice(0, 10)
-          .map(publicFields),
+        recentFailures: await withChanges(entries.filter((entry) => !entry.success).slice(0, 10)),
       };
     },
   };

@@ -56,6 +56,12 @@ export function createMetrics({
     labelNames: ["action", "outcome", "caller"] as const,
     registers,
   });
+  const settled = new Counter({
+    name: "stackgate_deploys_settled_total",
+    help: "Watched deploys by how they ended: stable, unstable (a service restarted, exited or turned unhealthy), or skipped (Komodo could not be read)",
+    labelNames: ["action", "state"] as const,
+    registers,
+  });
   const deployDuration = new Histogram({
     name: "stackgate_deploy_duration_seconds",
     help: "Time from a deploy's start to its end, by action and outcome",
@@ -154,6 +160,8 @@ export function createMetrics({
 
   // Deploys, whoever started them, as the event stream sees them.
   const stopDeploys = events.observe((event) => {
+    if (event.type === "settled" && event.run.settle)
+      settled.inc({ action: event.run.action, state: event.run.settle.state });
     if (event.type !== "finished") return;
     const { run } = event;
     const outcome = run.success ? "success" : "failure";

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { MAX_SETTLE_SECONDS } from "@stackgate/contract";
 import { z } from "zod";
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -70,6 +71,15 @@ const environmentSchema = z.object({
   SCANNER_SWEEP_INTERVAL_SECONDS: seconds(300),
   SCANNER_RESCAN_INTERVAL_HOURS: z.coerce.number().positive().default(24),
   DEPLOY_TIMEOUT_SECONDS: seconds(900),
+  /** How long a successful redeploy's services are watched (0: not watched); a request may say otherwise. */
+  SETTLE_SECONDS: z.coerce
+    .number({ error: "must be a number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(0, "must be at least 0")
+    .max(MAX_SETTLE_SECONDS, `must be at most ${MAX_SETTLE_SECONDS}`)
+    .default(60),
+  /** How often a watched stack's services are read (one read serves every window open on the stack). */
+  SETTLE_CHECK_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0.1).max(60).default(5),
   UPSTREAM_TIMEOUT_SECONDS: seconds(10),
   NTFY_TIMEOUT_SECONDS: seconds(5),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(9).default(7),
@@ -191,6 +201,7 @@ function configFrom(
       rescanIntervalMs: values.SCANNER_RESCAN_INTERVAL_HOURS * 3_600_000,
     },
     deployTimeoutMs: values.DEPLOY_TIMEOUT_SECONDS * 1000,
+    settle: { seconds: values.SETTLE_SECONDS, checkEveryMs: values.SETTLE_CHECK_SECONDS * 1000 },
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_SECONDS * 1000,
     /** The time limit of one attempt to deliver an alert, on any channel. */
     alertTimeoutMs: values.NTFY_TIMEOUT_SECONDS * 1000,

@@ -7,7 +7,7 @@ import { imageScan } from "../db/schema.ts";
 import { type BackendProcess, postJson, startBackendProcess } from "../deploy/backend-process.ts";
 import { databaseEnvironmentOf, onPostgres, openDatabaseOfDataDir } from "../testing/database.ts";
 import { startTestBackend, TEST_AUTH_SECRET, type TestBackend } from "../testing/harness.ts";
-import { type ImageEntry, type ScanBench, startScanBench } from "../testing/scan-kit.ts";
+import { holdSlowScans, type ImageEntry, type ScanBench, startScanBench } from "../testing/scan-kit.ts";
 
 // Two backends on one PostgreSQL database: the scan queue is one queue for both.
 describe.skipIf(!onPostgres())("image scans with several backends", () => {
@@ -15,12 +15,15 @@ describe.skipIf(!onPostgres())("image scans with several backends", () => {
   let other: TestBackend | undefined;
   let leader: BackendProcess | undefined;
   let leaderDir: string | undefined;
+  let slowScans: { release(): void } | undefined;
   afterEach(async () => {
+    slowScans?.release();
     leader?.child.kill("SIGKILL");
     if (leaderDir) rmSync(leaderDir, { recursive: true, force: true });
     await other?.close();
     await bench?.close();
     delete process.env.STANDIN_TRIVY_SLOW_MS;
+    delete process.env.STANDIN_TRIVY_HOLD_FILE;
   });
 
   it("run two at a time over all backends, each image once, whichever backend was asked", async () => {
@@ -55,8 +58,9 @@ describe.skipIf(!onPostgres())("image scans with several backends", () => {
   });
 
   it("a backend takes over the scans of the one that led when it dies (kill -9), without waiting for a listing", async () => {
-    process.env.STANDIN_TRIVY_SLOW_MS = "1500";
-    const images = ["a", "b", "c"].map((letter) => `ghcr.io/acme/taken-over-${letter}:1`);
+    // The leader's two scans run until it is dead, however busy the machine: the third cannot start.
+    slowScans = holdSlowScans();
+    const images = ["a", "b", "c"].map((letter) => `ghcr.io/acme/slow-taken-over-${letter}:1`);
     bench = await startScanBench({
       stacks: images.map((image, n) => ({ name: `app-${n}`, services: [{ service: "app", image }] })),
     });
@@ -81,6 +85,8 @@ describe.skipIf(!onPostgres())("image scans with several backends", () => {
     await vi.waitFor(() => expect(bench!.runs()).toHaveLength(2), { timeout: 10_000, interval: 100 });
     leader.child.kill("SIGKILL");
     await leader.exited;
+    process.env.STANDIN_TRIVY_SLOW_MS = "0";
+    slowScans.release();
 
     // No listing from here on: the survivor takes the lead (within seconds) and scans all three.
     const database = await openDatabaseOfDataDir(bench.app.dataDir);

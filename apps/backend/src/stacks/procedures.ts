@@ -11,6 +11,10 @@ export function stackProcedures(
     list: os.stacks.list.handler(async ({ context }) => ({
       stacks: await stacks.list(context.caller.stacks),
     })),
+    services: os.stacks.services.handler(async ({ input, context }) => ({
+      stack: input.stack,
+      services: await stacks.servicesNow(input.stack, context.caller.stacks),
+    })),
     remove: os.stacks.remove.handler(async ({ context, input }) => {
       await stacks.remove(
         input.stack,

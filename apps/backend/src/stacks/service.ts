@@ -1,9 +1,11 @@
 import type { Actor, AuditService } from "../audit/service.ts";
 import type { ConnectionService } from "../connection/service.ts";
+import type { HistoryService } from "../history/service.ts";
 import { requireVisible, type StackVisibility } from "../identity/apikeys/scope.ts";
 import type { Deadline } from "../platform/deadline.ts";
 import type { StackLanes } from "../platform/stack-lanes.ts";
 import type { KomodoStackListItem } from "../upstream/komodo-client.ts";
+import { runningServices } from "../upstream/running-services.ts";
 
 export function toStack(item: KomodoStackListItem) {
   const services = item.info.services.map(({ service, image, update_available }) => ({
@@ -28,10 +30,13 @@ export function createStackService({
   connection,
   lanes,
   audit,
+  history,
 }: {
   connection: ConnectionService;
   lanes: StackLanes;
   audit: AuditService;
+  /** Which deploy brought what each service runs. */
+  history: Pick<HistoryService, "broughtBy">;
 }) {
   return {
     /** The stacks `visible` admits: every stack (EVERY_STACK), or a scoped API key's. */
@@ -53,6 +58,25 @@ export function createStackService({
         await client.deleteStack(stack);
         await audit.recordChange({ by, action: "stack.deleted", target: stack });
       });
+    },
+
+    /**
+     * What each service runs now (live from Komodo: image, digest, container) and since when:
+     * the deploy recorded here that brought that digest, if one did.
+     */
+    async servicesNow(stack: string, visible: StackVisibility) {
+      requireVisible(visible, stack);
+      const services = runningServices(await connection.requireClient().listStackServices(stack));
+      const brought = await history.broughtBy(stack, services);
+      return services.map(({ service, image, digest, state, status }) => ({
+        service,
+        image,
+        digest,
+        state,
+        status,
+        since: brought.get(service)?.since ?? null,
+        runId: brought.get(service)?.runId ?? null,
+      }));
     },
 
     /** Komodo's setting as it is now (a stack never configured has it off). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cleanUpstreamLabel, cleanUpstreamText } from "./text.ts";
+import { cleanUpstreamLabel, cleanUpstreamText, LOG_TEXT_LIMIT, startAndEnd } from "./text.ts";
 
 /**
  * The shapes of Komodo's answers that Stackgate reads, checked where they arrive. Only the fields
@@ -9,6 +9,12 @@ import { cleanUpstreamLabel, cleanUpstreamText } from "./text.ts";
 export function answerSchemas(redact: (text: string) => string) {
   const text = z.string().transform((value) => cleanUpstreamText(value, redact));
   const label = z.string().transform((value) => cleanUpstreamLabel(value, redact));
+  // A stage's output keeps its start and its end, where compose prints its error.
+  const logText = z
+    .string()
+    .transform((value) => cleanUpstreamText(value, redact, LOG_TEXT_LIMIT, startAndEnd));
+  /** Komodo's timestamps (ms); anything else reads as unknown. */
+  const time = z.number().int().nonnegative().nullish().catch(undefined);
 
   const stackListItem = z.object({
     id: label,
@@ -25,12 +31,67 @@ export function answerSchemas(redact: (text: string) => string) {
     operation: label,
     status: label,
     success: z.boolean(),
-    logs: listOf(z.object({ stage: label, stdout: text, stderr: text, success: z.boolean() })),
+    logs: listOf(
+      z.object({
+        stage: label,
+        command: label.nullish().catch(undefined),
+        stdout: logText,
+        stderr: logText,
+        success: z.boolean(),
+        start_ts: time,
+        end_ts: time,
+      }),
+    ),
   });
 
   const stack = z.object({
     name: label,
     config: z.object({ poll_for_updates: z.boolean().optional() }).optional(),
+    // A repository stack's deployed commit (Komodo 1.x and 2.x alike); absent for the others.
+    info: z
+      .object({
+        deployed_hash: label.nullish().catch(undefined),
+        deployed_message: text.nullish().catch(undefined),
+      })
+      .optional()
+      .catch(undefined),
+  });
+
+  /**
+   * `ListStackServices`: each service with its container (docker's list item) and, on Komodo 2.x,
+   * the running image's repo digests; 1.x has no digests, and its container's image id stands in.
+   */
+  const stackServices = listOf(
+    z.object({
+      service: label,
+      image: label,
+      container: z
+        .object({
+          state: label,
+          status: label.nullish().catch(undefined),
+          created: z.number().nullish().catch(undefined),
+          image_id: label.nullish().catch(undefined),
+        })
+        .nullish()
+        .catch(undefined),
+      image_digests: listOf(label).nullish().catch(undefined),
+    }),
+  );
+
+  /** `InspectStackContainer`: the parts of docker's inspect that say whether a service stays up. */
+  const container = z.object({
+    RestartCount: z.number().int().nonnegative().nullish().catch(undefined),
+    State: z
+      .object({
+        Status: label.nullish().catch(undefined),
+        ExitCode: z.number().int().nullish().catch(undefined),
+        Health: z
+          .object({ Status: label.nullish().catch(undefined) })
+          .nullish()
+          .catch(undefined),
+      })
+      .nullish()
+      .catch(undefined),
   });
 
   /** One message of `/ws/update`: an Update as it is stored or changed, without its logs. */
@@ -72,6 +133,8 @@ export function answerSchemas(redact: (text: string) => string) {
       next_page: z.number().int().nonnegative().nullish(),
     }),
     stack,
+    stackServices,
+    container,
     /** Komodo's `{error, trace}` failure body. */
     failure: z.object({ error: text, trace: listOf(text).optional().catch(undefined) }),
   };
@@ -91,6 +154,8 @@ export interface KomodoStackListItem {
 export type KomodoUpdate = z.output<AnswerSchemas["update"]>;
 export type KomodoUpdateList = z.output<AnswerSchemas["updateList"]>;
 export type KomodoStack = z.output<AnswerSchemas["stack"]>;
+export type KomodoStackService = z.output<AnswerSchemas["stackServices"]>[number];
+export type KomodoContainer = z.output<AnswerSchemas["container"]>;
 export type KomodoUpdateListItem = z.output<AnswerSchemas["updateListItem"]>;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -1,3 +1,5 @@
+import type { KomodoUpdate } from "./answers.ts";
+
 export type UpstreamErrorKind =
   /** No connection could be made, or it broke (refused, unknown host, reset, TLS). */
   | "unreachable"
@@ -17,12 +19,19 @@ export class UpstreamError extends Error {
   readonly status?: number;
   /** More context: Komodo's error trace, or the id of a failed Update. */
   readonly detail?: string;
+  /** A failed Update, with the logs of the stages that ran. */
+  readonly update?: KomodoUpdate;
 
-  constructor(kind: UpstreamErrorKind, message: string, options: { status?: number; detail?: string } = {}) {
+  constructor(
+    kind: UpstreamErrorKind,
+    message: string,
+    options: { status?: number; detail?: string; update?: KomodoUpdate } = {},
+  ) {
     super(message);
     this.name = "UpstreamError";
     this.kind = kind;
     if (options.status !== undefined) this.status = options.status;
     if (options.detail) this.detail = options.detail;
+    if (options.update) this.update = options.update;
   }
 }

@@ -21,8 +21,10 @@ import { createUpdateStream, isCompleteItem, type UpdateStreamState } from "./up
 import { failedUpdateReason, isComplete } from "./updates.ts";
 
 export type {
+  KomodoContainer,
   KomodoStack,
   KomodoStackListItem,
+  KomodoStackService,
   KomodoUpdate,
   KomodoUpdateList,
   KomodoUpdateListItem,
@@ -60,6 +62,11 @@ export interface WaitOptions {
   /** When waiting stops with a `timeout` error. */
   deadline: Deadline;
   signal?: AbortSignal;
+}
+
+export interface ExecuteOptions extends WaitOptions {
+  /** Told of the Update the execute started, and awaited, before waiting for it (to note its id). */
+  onStarted?: (update: KomodoUpdate) => void | Promise<void>;
 }
 
 type Api = "read" | "write" | "execute";
@@ -342,19 +349,39 @@ export function createKomodoClient(
     /** The full stack (config and info) by id or name. */
     getStack: (stack: string) => call(answers.stack, "read", "GetStack", { stack } satisfies Types.GetStack),
 
+    /** The stack's services with their containers and, on 2.x, the running images' digests. */
+    listStackServices: (stack: string) =>
+      call(answers.stackServices, "read", "ListStackServices", { stack } satisfies Types.ListStackServices),
+
+    /** Docker's inspect of one service's container: restarts, exit code, health. */
+    inspectStackContainer: (stack: string, service: string) =>
+      call(answers.container, "read", "InspectStackContainer", {
+        stack,
+        service,
+      } satisfies Types.InspectStackContainer),
+
     execute,
 
     getUpdate: (id: string) => getUpdate(id),
 
     waitForUpdate: (update: KomodoUpdate, options: WaitOptions) => waitForUpdate(update, options),
 
-    /** Executes and follows the Update; a completed failure throws `failed-update` with Komodo's reason. */
-    async executeAndWait<T extends ExecuteType>(type: T, params: ExecuteParams<T>, options: WaitOptions) {
+    /**
+     * Executes and follows the Update, and returns it complete with its stage logs (the stream's
+     * message of a success carries none: it is read once more). A completed failure throws
+     * `failed-update` with Komodo's reason and the Update.
+     */
+    async executeAndWait<T extends ExecuteType>(type: T, params: ExecuteParams<T>, options: ExecuteOptions) {
       const seenFrom = stream?.session();
-      const update = await waitForUpdate(await execute(type, params), options, seenFrom);
+      const started = await execute(type, params);
+      await options.onStarted?.(started);
+      let update = await waitForUpdate(started, options, seenFrom);
+      const id = update._id?.$oid;
+      if (update.success && update.logs.length === 0 && id) update = await getUpdate(id, options.signal);
       if (update.success) return update;
       throw new UpstreamError("failed-update", failedUpdateReason(update), {
-        detail: `Update ${update._id?.$oid ?? "without id"}`,
+        detail: `Update ${id ?? "without id"}`,
+        update,
       });
     },
 

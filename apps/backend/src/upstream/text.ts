@@ -7,6 +7,8 @@
 
 /** The most characters one upstream text keeps; a longer one is cut and ends with "…". */
 export const UPSTREAM_TEXT_LIMIT = 2_000;
+/** The most characters one stage's output keeps (a whole run keeps 256 KiB: deploy/stage-logs.ts). */
+export const LOG_TEXT_LIMIT = 256 * 1024;
 
 /** Escape sequences: CSI (`ESC [ … final`, or the one-character C1 CSI), OSC (`ESC ] … BEL|ST`), and two-character escapes. */
 const ESCAPE_SEQUENCES =
@@ -29,9 +31,14 @@ const keep = (text: string) => text;
  * Multi-line upstream text (a failure reason, a log): keeps tabs and line breaks. `redact` runs
  * before the cut, so that a secret is never left half visible at the end.
  */
-export function cleanUpstreamText(text: string, redact = keep): string {
-  if (!NEEDS_CLEANING.test(text)) return limitLength(redact(text));
-  return limitLength(redact(stripControls(text.replace(/\r\n?/g, "\n"))));
+export function cleanUpstreamText(
+  text: string,
+  redact = keep,
+  limit = UPSTREAM_TEXT_LIMIT,
+  cut: (text: string, limit: number) => string = limitLength,
+): string {
+  if (!NEEDS_CLEANING.test(text)) return cut(redact(text), limit);
+  return cut(redact(stripControls(text.replace(/\r\n?/g, "\n"))), limit);
 }
 
 /** One-line upstream text (a name, an image, a state): tabs and line breaks become spaces. */
@@ -42,6 +49,19 @@ export function cleanUpstreamLabel(text: string, redact = keep): string {
 
 function stripControls(text: string): string {
   return text.replace(ESCAPE_SEQUENCES, "").replace(CONTROLS, "");
+}
+
+/**
+ * A long text's start and end, at most `limit` characters, the cut marked with "…": where a
+ * failure says why, its first line names it and compose prints its error last.
+ */
+export function startAndEnd(text: string, limit = UPSTREAM_TEXT_LIMIT): string {
+  if (text.length <= limit) return text;
+  const head = limitLength(text, Math.floor(limit / 4));
+  let start = text.length - (limit - head.length);
+  const first = text.charCodeAt(start);
+  if (first >= 0xdc00 && first <= 0xdfff) start += 1;
+  return head + text.slice(start);
 }
 
 /** Cuts to at most `limit` characters without splitting a surrogate pair, marking the cut with "…". */

@@ -59,8 +59,16 @@ export const en = {
     "Closing this panel or leaving the page does not stop what was already sent to Komodo; what was not sent yet is cancelled.",
   "bulk.panel.cancelled":
     "Cancelled: {cancelled} not sent. The {sent} already sent keep running; their results are in the history.",
+  "bulk.panel.cancelledOneSent":
+    "Cancelled: {cancelled} not sent. The 1 already sent keeps running; its result is in the history.",
   "bulk.panel.closedWhileRunning":
-    "{cancelled} not sent were cancelled; {running} already sent keep running (see the history)",
+    "Not sent, cancelled: {cancelled}. Already sent, still running: {running} (see the history)",
+
+  "bulk.leave.title": "Leave this page?",
+  "bulk.leave.description":
+    "Leaving now cancels the stacks not sent yet: {waiting}. Those already sent ({sent}) keep running in Komodo.",
+  "bulk.leave.stay": "Stay on this page",
+  "bulk.leave.confirm": "Leave and cancel them",
 
   "bulk.state.waiting": "Waiting",
   "bulk.state.running": "Running",
@@ -134,8 +142,16 @@ export const es = () =>
       "Cerrar este panel o salir de la página no detiene lo que ya se ha enviado a Komodo; lo que aún no se ha enviado se cancela.",
     "bulk.panel.cancelled":
       "Cancelados: {cancelled} sin enviar. Los {sent} ya enviados siguen en marcha; sus resultados quedan en el historial.",
+    "bulk.panel.cancelledOneSent":
+      "Cancelados: {cancelled} sin enviar. El que ya se envió sigue en marcha; su resultado queda en el historial.",
     "bulk.panel.closedWhileRunning":
-      "Se han cancelado {cancelled} sin enviar; {running} ya enviados siguen en marcha (véase el historial)",
+      "Sin enviar, cancelados: {cancelled}. Ya enviados, aún en marcha: {running} (véase el historial)",
+
+    "bulk.leave.title": "¿Salir de esta página?",
+    "bulk.leave.description":
+      "Si sales ahora, se cancelan los stacks aún sin enviar: {waiting}. Los ya enviados ({sent}) siguen en marcha en Komodo.",
+    "bulk.leave.stay": "Quedarme en la página",
+    "bulk.leave.confirm": "Salir y cancelarlos",
 
     "bulk.state.waiting": "En espera",
     "bulk.state.running": "En curso",

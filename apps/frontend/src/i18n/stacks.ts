@@ -17,6 +17,8 @@ export const en = {
   "stacks.state.down": "Down",
   "stacks.lastDeployFailed": "Deploy failed",
   "stacks.lastDeployFailed.reason": "The last deploy failed: {reason}",
+  "stacks.lastDeployUnstable": "Deploy unstable",
+  "stacks.lastDeployUnstable.reason": "The last deploy did not stay up: {reason}",
 
   "stacks.search.label": "Search stacks",
   "stacks.search.placeholder": "Stack, service or image",
@@ -67,6 +69,9 @@ export const en = {
   "stacks.noMatch.title": "No stack matches",
   "stacks.noMatch.description": "Nothing fits this search and filter.",
   "stacks.noMatch.clear": "Clear search and filter",
+  "stacks.upToDate.title": "All up to date",
+  "stacks.upToDate.description": "No stack has a newer image to pull.",
+  "stacks.upToDate.showAll": "Show all stacks",
 
   "stacks.load.title": "Couldn't load the stacks",
   "stacks.load.noConnection.description":
@@ -144,6 +149,7 @@ export const en = {
   "stacks.detail.service": "Service",
   "stacks.detail.image": "Image",
   "stacks.detail.scanDetails": "Details",
+  "stacks.detail.since": "deployed",
   "stacks.detail.scanDetailsOf": "Details: vulnerabilities of {image}",
 
   "stacks.history.title": "Recent deploys",
@@ -157,8 +163,6 @@ export const en = {
   "stacks.history.result": "Result",
   "stacks.history.by": "By",
   "stacks.history.message": "Message",
-  "stacks.history.succeeded": "Succeeded",
-  "stacks.history.failed": "Failed",
 
   "stacks.poll.title": "Automatic update checks",
   "stacks.poll.description":
@@ -224,6 +228,8 @@ export const es = () =>
     "stacks.state.down": "Apagado",
     "stacks.lastDeployFailed": "Despliegue fallido",
     "stacks.lastDeployFailed.reason": "El último despliegue falló: {reason}",
+    "stacks.lastDeployUnstable": "Despliegue inestable",
+    "stacks.lastDeployUnstable.reason": "El último despliegue no se mantuvo en pie: {reason}",
 
     "stacks.search.label": "Buscar stacks",
     "stacks.search.placeholder": "Stack, servicio o imagen",
@@ -274,6 +280,9 @@ export const es = () =>
     "stacks.noMatch.title": "Ningún stack coincide",
     "stacks.noMatch.description": "No hay nada que encaje con esta búsqueda y este filtro.",
     "stacks.noMatch.clear": "Quitar búsqueda y filtro",
+    "stacks.upToDate.title": "Todo al día",
+    "stacks.upToDate.description": "Ningún stack tiene una imagen más reciente que descargar.",
+    "stacks.upToDate.showAll": "Ver todos los stacks",
 
     "stacks.load.title": "No se han podido cargar los stacks",
     "stacks.load.noConnection.description":
@@ -354,6 +363,7 @@ export const es = () =>
     "stacks.detail.service": "Servicio",
     "stacks.detail.image": "Imagen",
     "stacks.detail.scanDetails": "Detalles",
+    "stacks.detail.since": "desplegado",
     "stacks.detail.scanDetailsOf": "Detalles: vulnerabilidades de {image}",
 
     "stacks.history.title": "Despliegues recientes",
@@ -367,8 +377,6 @@ export const es = () =>
     "stacks.history.result": "Resultado",
     "stacks.history.by": "Quién",
     "stacks.history.message": "Mensaje",
-    "stacks.history.succeeded": "Correcto",
-    "stacks.history.failed": "Fallido",
 
     "stacks.poll.title": "Comprobación automática de actualizaciones",
     "stacks.poll.description":

@@ -13,7 +13,8 @@ const MAX_BACKOFF_MS = 30_000;
 /**
  * One live deploy-event subscription per browser tab, shared by every island: it opens with
  * the first listener, reconnects with backoff when the stream breaks, and keeps the runs in
- * progress (from `subscribed`, `started` and `finished`) for whoever asks.
+ * progress (from `subscribed`, `started` and `finished`) for whoever asks. `log` (a run's stages as
+ * they become known) and `settled` (whether a finished deploy stayed up) go to the listeners only.
  */
 const listeners = new Set<Listener>();
 const storeListeners = new Set<() => void>();
@@ -45,6 +46,11 @@ function apply(event: DeployEvent) {
       connected: true,
     });
     for (const listener of listeners) listener({ ...event, running: state.running });
+    return;
+  }
+  // A run's stages and how it settled come after its start, and only for Stackgate's own runs.
+  if (event.type === "log" || event.type === "settled") {
+    for (const listener of listeners) listener(event);
     return;
   }
   const key = fromKomodo(event.run) ? "komodoRunning" : "running";

@@ -10,6 +10,7 @@ import * as history from "../i18n/history.ts";
 import * as overview from "../i18n/overview.ts";
 import * as palette from "../i18n/palette.ts";
 import * as people from "../i18n/people.ts";
+import * as runs from "../i18n/runs.ts";
 import * as security from "../i18n/security.ts";
 import * as settings from "../i18n/settings.ts";
 import * as shell from "../i18n/shell.ts";
@@ -33,6 +34,7 @@ const en = {
   ...overview.en,
   ...stacks.en,
   ...history.en,
+  ...runs.en,
   ...security.en,
   ...settings.en,
   ...bulk.en,
@@ -54,6 +56,7 @@ const spanish = () =>
     ...overview.es(),
     ...stacks.es(),
     ...history.es(),
+    ...runs.es(),
     ...security.es(),
     ...settings.es(),
     ...bulk.es(),

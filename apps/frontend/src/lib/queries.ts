@@ -63,6 +63,32 @@ const imageScanOptions = (image: string) =>
     refetchInterval: ({ state: { data } }) => (data && isInProgress(data) ? SCAN_POLL_MS : false),
   });
 
+/** While a finished deploy's services are watched, its verdict is asked for this long after it is due. */
+const SETTLE_VERDICT_GRACE_MS = 3_000;
+/** A running run is followed by the live events; this slow read only covers a stream that is down. */
+const RUNNING_RUN_POLL_MS = 15_000;
+
+/**
+ * One run, as `GET /api/v0/deploy/runs/{id}` answers it. The live events bring its changes (see
+ * useLiveRun); a read is repeated only once a watch's verdict is due and has not come.
+ */
+export const runOptions = (id: string) =>
+  orpc.deploy.getRun.queryOptions({
+    input: { id },
+    retry: retryWithoutAnswer,
+    refetchInterval: ({ state: { data } }) => {
+      const run = data?.run;
+      if (!run) return false;
+      if (run.status === "running") return RUNNING_RUN_POLL_MS;
+      if (run.settle?.state !== "watching" || !run.settle.until) return false;
+      return Math.max(run.settle.until.getTime() - Date.now(), 0) + SETTLE_VERDICT_GRACE_MS;
+    },
+  });
+export const runLogsOptions = (id: string) =>
+  orpc.deploy.getRunLogs.queryOptions({ input: { id }, retry: retryWithoutAnswer });
+const stackServicesOptions = (stack: string) =>
+  orpc.stacks.services.queryOptions({ input: { stack }, retry: retryUpstreamRead });
+
 const prefetchers = {
   history: (client: QueryClient) => client.prefetchQuery(historyListOptions()),
   historyOverview: (client: QueryClient) => client.prefetchQuery(historyOverviewOptions()),
@@ -121,6 +147,11 @@ export function useStackHistoryPages(stack: string) {
   return useHistoryPages({ stack }, { pageSize: STACK_HISTORY_PAGE_SIZE });
 }
 
+/** What each service of a stack runs now, and the deploy that brought it. */
+export function useStackServicesQuery(stack: string) {
+  return useQuery(stackServicesOptions(stack));
+}
+
 export function useHistoryOverviewQuery() {
   return useQuery(historyOverviewOptions());
 }
@@ -166,7 +197,8 @@ export function useRefreshAfterDeploy(): () => void {
 
 /**
  * Keeps the page's data current with the live deploy events: refreshes after every finished deploy,
- * and after a reconnect too, since events may have been missed meanwhile.
+ * once more when its watch has settled, and after a reconnect too, since events may have been missed
+ * meanwhile.
  */
 export function useRefreshOnDeployEvents() {
   const refresh = useRefreshAfterDeploy();
@@ -177,7 +209,7 @@ export function useRefreshOnDeployEvents() {
         subscribedBefore.current = true;
         return;
       }
-    } else if (event.type !== "finished") {
+    } else if (event.type !== "finished" && event.type !== "settled") {
       return;
     }
     refresh();

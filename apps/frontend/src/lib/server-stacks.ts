@@ -12,7 +12,7 @@ import { serverEnv } from "./server-env.ts";
 const SERVER_FETCH_TIMEOUT_MS = 1_500;
 
 /** The typed client, straight to the backend, as the person whose browser asked for the page. */
-function clientFor(cookieHeader: string): ApiClient {
+export function clientFor(cookieHeader: string): ApiClient {
   return createORPCClient(serverEnv.backends.rpcLink({ cookie: cookieHeader }));
 }
 

@@ -1,4 +1,5 @@
 import type { Types } from "komodo_client";
+import { digestOf } from "./containers.ts";
 import { missingPermission, RESOURCE_BUSY } from "./errors.ts";
 import type { ExecuteType, SimService, SimStack } from "./stacks.ts";
 import type { NewUpdate, UpdateStore } from "./updates.ts";
@@ -89,8 +90,11 @@ function refusalOf(stack: SimStack): string | undefined {
 }
 
 /**
- * Applies the action to the stack and returns its compose logs. Simplifications: `services` only
- * narrows which services a pull or deploy marks up to date, and a successful pull clears
+ * Applies the action to the stack and returns its logs, staged and worded like Komodo's (docker
+ * compose writes its progress to stderr). A pull fetches the registry's latest build; a deploy
+ * pulls first (`auto_pull`, Komodo's default) and recreates the containers whose image changed,
+ * or all of them after a take-down. A repository stack pulls its branch's head first. Simplifications:
+ * `services` only narrows which services a pull or deploy touches, and a successful pull clears
  * `update_available` at once (real Komodo compares registry digests with the running containers).
  */
 function perform(stack: SimStack, type: ExecuteType, services: string[], now: number): Types.Log[] {
@@ -106,21 +110,45 @@ function perform(stack: SimStack, type: ExecuteType, services: string[], now: nu
 
   if (type === "DestroyStack") {
     stack.state = "down";
-    return [...logs, log("Compose Down", `${compose} down`, downOutput(stack), now)];
+    return [...logs, progress("Compose Down", `${compose} down`, downOutput(stack), now)];
   }
 
-  const pull = log("Compose Pull", `${compose} pull`, pullOutput(targets), now);
+  const git = stack.repository ? gitLogs(stack, now) : [];
+  const pull = progress("Compose Pull", `${compose} pull`, pullOutput(targets), now);
   if (type === "PullStack") {
-    if (failure) return [...logs, failedLog(pull, failure)];
-    markUpToDate(targets);
-    return [...logs, pull];
+    if (failure) return [...logs, ...git, failedLog(pull, failure)];
+    pullLatest(targets);
+    return [...logs, ...git, pull];
   }
 
-  const up = log("Compose Up", `${compose} up -d`, upOutput(stack, targets), now);
-  if (failure) return [...logs, pull, failedLog(up, failure)];
-  markUpToDate(targets);
+  const pulls = stack.config.auto_pull ? [pull] : [];
+  const up = progress("Compose Up", `${compose} up -d`, upOutput(stack, targets), now);
+  if (failure) return [...logs, ...git, ...pulls, failedLog(up, failure)];
+  if (stack.config.auto_pull) pullLatest(targets);
+  const wasDown = stack.state === "down" || stack.state === "unknown";
+  for (const service of targets) {
+    if (wasDown || service.running !== service.pulled) service.createdAt = now;
+    service.running = service.pulled;
+  }
+  if (stack.repository) stack.repository.deployed = stack.repository.latest;
   stack.state = "running";
-  return [...logs, pull, up];
+  stack.deployedAt = now;
+  return [...logs, ...git, ...pulls, up];
+}
+
+/** A repository stack's git stages; "Latest Commit" holds the markup Komodo puts around the hash. */
+function gitLogs(stack: SimStack, now: number): Types.Log[] {
+  const { latest } = stack.repository!;
+  const cwd = `cd /etc/komodo/repos/${stack.name}`;
+  return [
+    log("Git pull", `${cwd} && git pull --rebase --force origin main`, "Already up to date.", now),
+    log(
+      "Latest Commit",
+      "",
+      `<span class="text-muted-foreground">hash</span>: ${latest.hash}\n<span class="text-muted-foreground">message</span>: ${latest.message}`,
+      now,
+    ),
+  ];
 }
 
 /**
@@ -195,16 +223,40 @@ function taskError(message: string, now: number): Types.Log {
   return failedLog(log("Task Error", "", "", now), stderr);
 }
 
-function markUpToDate(services: SimService[]): void {
-  for (const service of services) service.updateAvailable = false;
+function pullLatest(services: SimService[]): void {
+  for (const service of services) {
+    service.pulled = service.latest;
+    service.updateAvailable = false;
+  }
+}
+
+/** A stage whose output docker compose writes to stderr (its progress), as Komodo records it. */
+function progress(stage: string, command: string, output: string, now: number): Types.Log {
+  return { ...log(stage, command, "", now), stderr: output };
 }
 
 function pullOutput(services: SimService[]): string {
-  return services.flatMap(({ service }) => [` ${service} Pulling`, ` ${service} Pulled`]).join("\n");
+  return services
+    .flatMap(({ service, image, pulled, latest }) =>
+      pulled === latest
+        ? [` ${service} Pulling`, ` ${service} Pulled`]
+        : [
+            ` ${service} Pulling`,
+            ` ${service} Digest: ${digestOf(image, latest)}`,
+            ` ${service} Status: Downloaded newer image for ${image}`,
+            ` ${service} Pulled`,
+          ],
+    )
+    .join("\n");
 }
 
 function upOutput(stack: SimStack, services: SimService[]): string {
-  return services.map(({ service }) => ` Container ${stack.name}-${service}-1  Started`).join("\n");
+  return services
+    .flatMap(({ service }) => [
+      ` Container ${stack.name}-${service}-1  Recreate`,
+      ` Container ${stack.name}-${service}-1  Started`,
+    ])
+    .join("\n");
 }
 
 function downOutput(stack: SimStack): string {

@@ -64,6 +64,12 @@ export interface StackFaults {
   holdUpdates?: boolean;
   /** Milliseconds before this stack's Updates complete, overriding the server's `updateDelayMs`. */
   updateDelayMs?: number;
+  /**
+   * What the stack's first service does once a deploy of it succeeded, as compose cannot see: it
+   * restarts in a loop (exit code 1, every 2 s), exits with code 1 after a second, or runs but
+   * fails its health check. The stack's state follows, as Komodo's monitor would report it.
+   */
+  afterDeploy?: "crash-loop" | "exits" | "unhealthy";
 }
 
 /** Applies a patch; keys given as `undefined` are removed. */

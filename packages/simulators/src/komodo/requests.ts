@@ -1,5 +1,6 @@
 import type { Types } from "komodo_client";
 import { type ExecutionContext, log, recordCompleted, startExecution } from "./actions.ts";
+import { inspectContainer, stackServices } from "./containers.ts";
 import { KomodoError, missingPermission, RESOURCE_BUSY } from "./errors.ts";
 import {
   type ExecuteType,
@@ -53,6 +54,19 @@ export function createHandlers(context: RequestContext) {
     },
 
     GetStack: (params: Types.GetStack): Types.GetStackResponse => toStack(stacks.get(text(params, "stack"))),
+
+    ListStackServices: (params: Types.ListStackServices): Types.ListStackServicesResponse =>
+      stackServices(stacks.get(text(params, "stack")), execution.clock()),
+
+    InspectStackContainer: (params: Types.InspectStackContainer): Types.InspectStackContainerResponse => {
+      const stack = stacks.get(text(params, "stack"));
+      const name = text(params, "service");
+      const service = stack.services.find((candidate) => candidate.service === name);
+      if (!service) throw new KomodoError(`Stack ${stack.name} has no service ${name}`);
+      const container = inspectContainer(stack, service, execution.clock());
+      if (!container) throw new KomodoError(`No container for service ${name}: the stack is not deployed`);
+      return container;
+    },
 
     GetUpdate: (params: Types.GetUpdate): Types.GetUpdateResponse => {
       const update = updates.get(text(params, "id"));

@@ -20,6 +20,17 @@ export interface StackSeed {
   /** Name of the server the stack runs on. Default "local". */
   server?: string;
   faults?: StackFaults;
+  /**
+   * A stack whose compose files come from a git repository: the commit deployed, and the branch's
+   * head when it is ahead (the next deploy pulls it and deploys it).
+   */
+  repository?: { deployed: Commit; latest?: Commit };
+}
+
+/** A commit as Komodo keeps it for a repository stack: its short hash and its message. */
+export interface Commit {
+  hash: string;
+  message: string;
 }
 
 type AppTemplate = { name: string; services: [service: string, image: string][] };
@@ -140,7 +151,8 @@ export const DEMO_DEPLOY_ERROR =
 
 /**
  * About twenty self-hosted stacks across states, some with image updates, one (`outline`) whose
- * deploys fail, and one (`billing`) whose image lives in a private registry so a scan of it fails.
+ * deploys fail, one (`loki`) whose deploys do not stay up, and one (`billing`) whose image lives in
+ * a private registry so a scan of it fails.
  */
 export function demoStacks(): StackSeed[] {
   const services = (name: string, updates: string[] = []): ServiceSeed[] => {
@@ -176,7 +188,8 @@ export function demoStacks(): StackSeed[] {
     },
     { name: "mealie", state: "down", services: services("mealie") },
     { name: "pihole", services: services("pihole") },
-    { name: "loki", state: "unhealthy", services: services("loki") },
+    // Its first service restarts in a loop after any deploy: the demo's unstable deploy.
+    { name: "loki", state: "unhealthy", services: services("loki"), faults: { afterDeploy: "crash-loop" } },
     {
       name: "billing",
       services: [

@@ -166,7 +166,7 @@ describe("Komodo simulator: stacks", () => {
     for (const stack of await listStacks(one)) expect(stack.id).toMatch(/^[0-9a-f]{24}$/);
   });
 
-  it("ships a demo set across states, with updates, a failing deploy and a private image", () => {
+  it("ships a demo set across states, with updates, a failing deploy, an unstable one and a private image", () => {
     const demo = demoStacks();
     expect(demo.length).toBeGreaterThanOrEqual(18);
     const states = new Set(demo.map((seed) => seed.state ?? "running"));
@@ -174,6 +174,9 @@ describe("Komodo simulator: stacks", () => {
       expect(states).toContain(state);
     expect(demo.some((seed) => seed.services?.some((service) => service.updateAvailable))).toBe(true);
     expect(demo.filter((seed) => seed.faults?.failWith)).toHaveLength(1);
+    expect(demo.filter((seed) => seed.faults?.afterDeploy === "crash-loop").map((seed) => seed.name)).toEqual(
+      ["loki"],
+    );
     expect(
       demo.flatMap((seed) => seed.services ?? []).some((service) => service.image.includes("private")),
     ).toBe(true);
@@ -415,6 +418,99 @@ describe("Komodo simulator: actions and Updates", () => {
     ]);
     sim.clearCalls();
     expect(sim.calls).toEqual([]);
+  });
+});
+
+describe("Komodo simulator: what runs (2.x)", () => {
+  const services = (sim: KomodoSimulator, stack: string) =>
+    call<Types.StackService[]>(sim, "/read/ListStackServices", { stack });
+  const updateOf = (sim: KomodoSimulator, id: string) => call<Types.Update>(sim, "/read/GetUpdate", { id });
+
+  it("lists each service's container and the running image's repo digest, which a pull alone does not change", async () => {
+    const sim = await start({
+      stacks: [
+        { name: "web", services: [{ service: "app", image: "ghcr.io/acme/app:1", updateAvailable: true }] },
+      ],
+    });
+    const [before] = await services(sim, "web");
+    expect(before).toMatchObject({
+      service: "app",
+      image: "ghcr.io/acme/app:1",
+      state: "Running",
+      container: { name: "web-app-1", state: "running", status: expect.stringMatching(/^Up \d+ seconds?$/) },
+    });
+    expect(before!.image_digests).toEqual([
+      expect.stringMatching(/^ghcr\.io\/acme\/app@sha256:[0-9a-f]{64}$/),
+    ]);
+
+    const pull = await execute(sim, "PullStack", "web");
+    await sim.settle();
+    expect((await services(sim, "web"))[0]!.image_digests).toEqual(before!.image_digests);
+    const pulled = await updateOf(sim, pull._id!.$oid);
+    expect(pulled.logs.map((log) => log.stage)).toEqual(["Compose Pull"]);
+    expect(pulled.logs[0]!.stderr).toContain("Downloaded newer image for ghcr.io/acme/app:1");
+    expect(pulled.logs[0]!.command).toMatch(/docker compose -p web .* pull$/);
+
+    await execute(sim, "DeployStack", "web");
+    await sim.settle();
+    const [after] = await services(sim, "web");
+    expect(after!.image_digests).not.toEqual(before!.image_digests);
+    expect(after!.container!.created).toBeGreaterThanOrEqual(before!.container!.created!);
+  });
+
+  it("a redeploy of the same images keeps the digests; a stack that is down has no container", async () => {
+    const sim = await start({ stacks: [{ name: "web" }, { name: "off", state: "down" }] });
+    const [before] = await services(sim, "web");
+    await execute(sim, "DeployStack", "web");
+    await sim.settle();
+    expect((await services(sim, "web"))[0]!.image_digests).toEqual(before!.image_digests);
+    const [off] = await services(sim, "off");
+    expect(off).toMatchObject({ state: "Unknown" });
+    expect(off!.container).toBeUndefined();
+  });
+
+  it("deploys a repository stack's new head, with Komodo's git stages", async () => {
+    const sim = await start({
+      stacks: [{ name: "site", repository: { deployed: { hash: "a1b2c3d", message: "old" } } }],
+    });
+    sim.pushCommit("site", { hash: "e4f5a6b", message: "Add the pricing page" });
+    const stackOf = () => call<Types.Stack>(sim, "/read/GetStack", { stack: "site" });
+    expect((await stackOf()).info).toMatchObject({ deployed_hash: "a1b2c3d", latest_hash: "e4f5a6b" });
+    const deploy = await execute(sim, "DeployStack", "site");
+    await sim.settle();
+    expect((await stackOf()).info).toMatchObject({
+      deployed_hash: "e4f5a6b",
+      deployed_message: "Add the pricing page",
+    });
+    const stages = (await updateOf(sim, deploy._id!.$oid)).logs.map((log) => log.stage);
+    expect(stages).toEqual(["Git pull", "Latest Commit", "Compose Pull", "Compose Up"]);
+  });
+
+  it("plays a service that restarts in a loop after a deploy, as docker and Komodo show it", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const sim = await start({ stacks: [{ name: "worker", faults: { afterDeploy: "crash-loop" } }] });
+      await execute(sim, "DeployStack", "worker");
+      await sim.settle();
+      expect((await services(sim, "worker"))[0]!.container!.state).toBe("running");
+      vi.setSystemTime(Date.now() + 7_000);
+      const [looping] = await services(sim, "worker");
+      expect(looping!.container).toMatchObject({
+        state: "restarting",
+        status: expect.stringMatching(/^Restarting \(1\)/),
+      });
+      const inspected = await call<Types.Container>(sim, "/read/InspectStackContainer", {
+        stack: "worker",
+        service: "worker",
+      });
+      expect(inspected).toMatchObject({
+        RestartCount: 3,
+        State: { Status: "restarting", Restarting: true, ExitCode: 1 },
+      });
+      expect((await listStacks(sim))[0]!.info.state).toBe("restarting");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

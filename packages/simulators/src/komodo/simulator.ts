@@ -66,8 +66,13 @@ export interface KomodoSimulator {
   addStack(seed: StackSeed): Types.StackListItem;
   /** The stack as `ListStacks` would show it now. */
   inspectStack(idOrName: string): Types.StackListItem | undefined;
-  /** Changes a service's image and/or update flag, as a changed compose file or registry would. */
+  /**
+   * Changes a service's image and/or update flag, as a changed compose file or registry would: an
+   * update makes the registry serve a new build (digest), which the next pull fetches.
+   */
   setService(idOrName: string, service: string, patch: { image?: string; updateAvailable?: boolean }): void;
+  /** A new head of a repository stack's branch: the next deploy pulls and deploys it. */
+  pushCommit(idOrName: string, commit: { hash: string; message: string }): void;
   /**
    * Records a completed deploy made outside the API; by default Komodo's auto-update redeploy
    * (operator "000000000000000000000004"), now, of the whole stack.
@@ -219,9 +224,19 @@ export async function startKomodoSimulator(options: KomodoSimulatorOptions = {})
       const service = stack.services.find((candidate) => candidate.service === serviceName);
       if (!service) throw new Error(`stack ${stack.name} has no service ${serviceName}`);
       if (patch.image !== undefined) service.image = patch.image;
-      if (patch.updateAvailable !== undefined) service.updateAvailable = patch.updateAvailable;
+      if (patch.updateAvailable !== undefined) {
+        service.updateAvailable = patch.updateAvailable;
+        service.latest = patch.updateAvailable
+          ? Math.max(service.running, service.pulled) + 1
+          : service.running;
+      }
       stack.config.file_contents = composeFile(stack.services);
       stack.updatedAt = Date.now();
+    },
+    pushCommit(idOrName, commit) {
+      const stack = mustFind(idOrName);
+      if (!stack.repository) throw new Error(`stack ${stack.name} is not a repository stack`);
+      stack.repository.latest = commit;
     },
     recordExternalDeploy(idOrName, deploy = {}) {
       return recordDeploy(updates, mustFind(idOrName), {

@@ -1,8 +1,9 @@
 import type { Types } from "komodo_client";
+import { digestOf, monitoredState } from "./containers.ts";
 import { unknownStack } from "./errors.ts";
 import type { StackFaults } from "./faults.ts";
 import { isObjectId } from "./ids.ts";
-import type { StackSeed, StackStateName } from "./seeds.ts";
+import type { Commit, StackSeed, StackStateName } from "./seeds.ts";
 
 export type ExecuteType = "PullStack" | "DeployStack" | "DestroyStack";
 
@@ -10,6 +11,15 @@ export interface SimService {
   service: string;
   image: string;
   updateAvailable: boolean;
+  /**
+   * Builds of the image (digests: containers.ts): the one the container runs, the one the host has
+   * pulled, and the registry's latest. A registry update makes a new latest build.
+   */
+  running: number;
+  pulled: number;
+  latest: number;
+  /** When the service's container was last created (a deploy that changes its image recreates it). */
+  createdAt: number;
 }
 
 /** A stack as the simulator keeps it; `toListItem` and `toStack` give its wire shapes. */
@@ -25,6 +35,10 @@ export interface SimStack {
   /** The action holding the stack (Komodo's in-memory action state), if any. */
   activeAction?: ExecuteType;
   updatedAt: number;
+  /** When a deploy of it last succeeded; the `afterDeploy` fault counts from there. */
+  deployedAt?: number;
+  /** A repository stack's commits: deployed, and the branch's head. */
+  repository?: { deployed: Commit; latest: Commit };
 }
 
 // Komodo serialises Rust's `None` as null, where komodo_client types the field as optional.
@@ -72,8 +86,16 @@ export function createStackRegistry(newId: () => string, clock: () => number = D
             service: service.service,
             image: service.image,
             updateAvailable: service.updateAvailable ?? false,
+            running: 1,
+            pulled: 1,
+            latest: service.updateAvailable ? 2 : 1,
+            createdAt: clock(),
           }),
         ),
+        repository: seed.repository && {
+          deployed: seed.repository.deployed,
+          latest: seed.repository.latest ?? seed.repository.deployed,
+        },
         config: defaultConfig(serverIds.get(serverName)!, seed.pollForUpdates ?? false),
         faults: { ...seed.faults },
         updatedAt: clock(),
@@ -98,9 +120,9 @@ export function createStackRegistry(newId: () => string, clock: () => number = D
 
 export type StackRegistry = ReturnType<typeof createStackRegistry>;
 
-/** The state Komodo reports: `deploying` while a deploy holds the stack. */
-export function reportedState(stack: SimStack): StackStateName {
-  return stack.activeAction === "DeployStack" ? "deploying" : stack.state;
+/** The state Komodo reports: `deploying` while a deploy holds the stack, else what its containers do. */
+export function reportedState(stack: SimStack, now = Date.now()): StackStateName {
+  return stack.activeAction === "DeployStack" ? "deploying" : monitoredState(stack, now);
 }
 
 /** The compose status string docker reports for the stack's containers; none when it is not deployed. */
@@ -148,17 +170,22 @@ export function toListItem(stack: SimStack): Types.StackListItem {
       auto_update_all_services: stack.config.auto_update_all_services ?? false,
       project_missing: false,
       missing_files: [],
-      deployed_hash: NONE,
-      latest_hash: NONE,
+      deployed_hash: stack.repository?.deployed.hash ?? NONE,
+      latest_hash: stack.repository?.latest.hash ?? NONE,
     },
   };
 }
 
 export function toStack(stack: SimStack): Types.Stack {
+  // As 2.x stores them: no digest for what is deployed; the registry's latest for the latest services.
   const services = stack.services.map((service) => ({
     service_name: service.service,
     container_name: `${stack.name}-${service.service}-1`,
     image: service.image,
+  }));
+  const latestServices = stack.services.map((service, index) => ({
+    ...services[index]!,
+    image_digest: `${service.image}@${digestOf(service.image, service.latest)}`,
   }));
   const deployed = stack.state !== "down";
   return {
@@ -175,7 +202,11 @@ export function toStack(stack: SimStack): Types.Stack {
       deployed_contents: deployed
         ? [{ path: "compose.yaml", contents: stack.config.file_contents ?? "" }]
         : NONE,
-      latest_services: services,
+      latest_services: latestServices,
+      deployed_hash: stack.repository?.deployed.hash ?? NONE,
+      deployed_message: stack.repository?.deployed.message ?? NONE,
+      latest_hash: stack.repository?.latest.hash ?? NONE,
+      latest_message: stack.repository?.latest.message ?? NONE,
     },
     base_permission: "None" as Types.PermissionLevel,
     updated_at: stack.updatedAt,

@@ -1,4 +1,5 @@
 import { useT } from "../I18nProvider.tsx";
+import { ChangesInline, UnstableReason } from "../runs/RunMarks.tsx";
 import { StackLink } from "../ui/index.ts";
 import { ActionLabel, ActorName, ResultMark, WhenText } from "./cells.tsx";
 import { MessageCell } from "./MessageCell.tsx";
@@ -15,7 +16,7 @@ export function HistoryCompactList({ rows, now }: { rows: HistoryRow[]; now: num
       {rows.map((row) => (
         <li key={row.id} className="flex flex-col gap-1 border-b border-line px-3 py-2.5 last:border-b-0">
           <div className="flex min-w-0 items-center justify-between gap-3">
-            <ResultMark row={row} />
+            <ResultMark row={row} now={now} />
             <span className="shrink-0 text-xs text-fg-muted">
               <WhenText row={row} now={now} />
             </span>
@@ -31,6 +32,8 @@ export function HistoryCompactList({ rows, now }: { rows: HistoryRow[]; now: num
             <ActorName actor={row.actor} via={row.via} by={row.by} />
           </div>
           <CompactMessage row={row} />
+          <UnstableReason settle={row.settle} />
+          <ChangesInline changes={row.changes} className="max-w-full" />
         </li>
       ))}
     </ul>

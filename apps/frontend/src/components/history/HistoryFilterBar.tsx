@@ -10,20 +10,21 @@ import {
   isKeyActor,
 } from "./filters.ts";
 
-/** What the stack and actor filters offer. */
+/** What the stack, actor and image filters offer. */
 export interface FilterChoices {
   stacks: string[];
   people: string[];
   keys: string[];
+  images: string[];
 }
 
 const distinctSorted = (values: Iterable<string>) => [...new Set(values)].sort((a, b) => a.localeCompare(b));
 
 /**
- * The stacks and actors to offer: every one this page has listed so far, under any filters (the API
- * narrows the list, so the rows of one filter alone would offer nothing else), and those the address
- * names; for stacks also every stack Komodo lists now, whose deploys may all be older than the pages
- * loaded (nothing more when Komodo cannot be asked).
+ * The stacks, actors and images to offer: every one this page has listed so far, under any filters
+ * (the API narrows the list, so the rows of one filter alone would offer nothing else), and those the
+ * address names; for stacks and images also every one Komodo lists now, whose deploys may all be older
+ * than the pages loaded (nothing more when Komodo cannot be asked).
  */
 export function useFilterChoices(
   entries: readonly HistoryEntry[] | undefined,
@@ -31,8 +32,11 @@ export function useFilterChoices(
 ): FilterChoices {
   const liveStacks = useStacksQuery().data?.stacks ?? [];
   const seen = useRef(new Map<string, Pick<HistoryEntry, "stack" | "actor" | "via">>());
-  for (const { stack, actor, via } of entries ?? [])
+  const seenImages = useRef(new Set<string>());
+  for (const { stack, actor, via, changes } of entries ?? []) {
     seen.current.set(`${via}:${actor}\n${stack}`, { stack, actor, via });
+    for (const change of changes) seenImages.current.add(change.image);
+  }
   const listed = [...seen.current.values()];
   const named = filters.actor.startsWith("actor:") ? filters.actor.slice("actor:".length) : undefined;
   const addressed = named !== undefined && !listed.some((entry) => entry.actor === named) ? [named] : [];
@@ -48,6 +52,11 @@ export function useFilterChoices(
     ]),
     people: distinctSorted(actors("session")),
     keys: distinctSorted(actors("apiKey")),
+    images: distinctSorted([
+      ...seenImages.current,
+      ...liveStacks.flatMap((stack) => stack.images),
+      ...(filters.image ? [filters.image] : []),
+    ]),
   };
 }
 
@@ -58,7 +67,7 @@ interface HistoryFilterBarProps {
 }
 
 export function HistoryFilterBar({
-  choices: { stacks, people, keys },
+  choices: { stacks, people, keys, images },
   filters,
   onChange,
 }: HistoryFilterBarProps) {
@@ -105,6 +114,20 @@ export function HistoryFilterBar({
             ))}
           </optgroup>
         )}
+      </SelectField>
+      <SelectField
+        label={t("history.filter.image")}
+        value={filters.image}
+        onChange={(event) => onChange({ ...filters, image: event.target.value })}
+        className="w-full sm:w-64"
+        title={filters.image || undefined}
+      >
+        <option value="">{t("history.filter.anyImage")}</option>
+        {images.map((image) => (
+          <option key={image} value={image}>
+            {image}
+          </option>
+        ))}
       </SelectField>
       <FilterChips
         label={t("history.filter.result")}

@@ -1,4 +1,5 @@
 import { useT } from "../I18nProvider.tsx";
+import { ChangesInline, UnstableReason } from "../runs/RunMarks.tsx";
 import { StackLink, Table, TableBody, TableContainer, TableHead, Td, Th, Tr } from "../ui/index.ts";
 import { ActionLabel, ActorName, ResultMark, WhenText } from "./cells.tsx";
 import { MessageCell } from "./MessageCell.tsx";
@@ -24,7 +25,7 @@ export function HistoryTable({ rows, now }: { rows: HistoryRow[]; now: number })
           {rows.map((row) => (
             <Tr key={row.id}>
               <Td>
-                <ResultMark row={row} />
+                <ResultMark row={row} now={now} />
               </Td>
               <Td className="text-fg-muted">
                 <WhenText row={row} now={now} />
@@ -49,9 +50,17 @@ export function HistoryTable({ rows, now }: { rows: HistoryRow[]; now: number })
   );
 }
 
+/** The message, and under it what the deploy changed. */
 function RowMessage({ row }: { row: HistoryRow }) {
   const t = useT();
   const result = resultOf(row);
   if (!result) return <span className="text-fg-muted">{t("history.inProgress")}</span>;
-  return <MessageCell result={result} className="max-w-xs lg:max-w-sm xl:max-w-lg 2xl:max-w-3xl" />;
+  const width = "max-w-xs lg:max-w-sm xl:max-w-lg 2xl:max-w-3xl";
+  return (
+    <>
+      <MessageCell result={result} className={width} />
+      <UnstableReason settle={row.settle} className={width} />
+      <ChangesInline changes={row.changes} className={width} />
+    </>
+  );
 }

@@ -23,11 +23,13 @@ import { type HistoryRow, historyRows } from "./rows.ts";
 /** At most this many finished deploys wait here for the refetched history to hold them. */
 const JUST_FINISHED_KEPT = 50;
 
-/** Deploys that finished while the page was open, as the live events told them. */
+/** Deploys that finished while the page was open, as the live events told them (and how they settled). */
 function useJustFinished(): FinishedRun[] {
   const [runs, setRuns] = useState<FinishedRun[]>([]);
   useDeployEvents((event) => {
     if (event.type === "finished") setRuns((others) => [...others, event.run].slice(-JUST_FINISHED_KEPT));
+    if (event.type === "settled")
+      setRuns((others) => others.map((run) => (run.id === event.run.id ? event.run : run)));
   });
   return runs;
 }

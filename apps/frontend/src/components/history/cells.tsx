@@ -1,16 +1,21 @@
 import { useT } from "../I18nProvider.tsx";
+import { OutcomeLink } from "../runs/RunMarks.tsx";
+import { outcomeOf } from "../runs/run-model.ts";
 import { ActedBy } from "../ui/ActedBy.tsx";
-import { formatDuration, KeyIcon, PersonIcon, RelativeTime, StatusMark } from "../ui/index.ts";
+import { formatDuration, KeyIcon, PersonIcon, RelativeTime } from "../ui/index.ts";
 import { actorDisplayName } from "./filters.ts";
 import type { HistoryRow } from "./rows.ts";
 
-export function ResultMark({ row }: { row: HistoryRow }) {
-  const t = useT();
-  if (row.success === undefined) return <StatusMark tone="progress" label={t("history.running")} />;
+/** The deploy's outcome (unstable and watching apart from failed), opening its run. */
+export function ResultMark({ row, now }: { row: HistoryRow; now: number }) {
   return (
-    <StatusMark
-      tone={row.success ? "success" : "danger"}
-      label={row.success ? t("history.succeeded") : t("history.failed")}
+    <OutcomeLink
+      id={row.runId}
+      outcome={outcomeOf(row)}
+      action={row.action}
+      stack={row.stack}
+      at={row.at}
+      now={now}
     />
   );
 }

@@ -1,7 +1,8 @@
+// First: zod must be told not to probe for eval before any schema module runs (the page's CSP forbids it).
+import "../../lib/zod-without-eval.ts";
 import type { finishedRun } from "@stackgate/contract";
 import { type HistoryFilters, type historyEntry, historyFilters } from "@stackgate/contract/history.ts";
 import type { z } from "zod";
-import "../../lib/zod-without-eval.ts";
 
 export type HistoryEntry = z.infer<typeof historyEntry>;
 export type FinishedRun = z.infer<typeof finishedRun>;
@@ -18,9 +19,11 @@ export interface HistoryPageFilters {
   stack: string;
   result: ResultFilter;
   actor: ActorFilter;
+  /** Only the deploys that changed what runs of this image reference. */
+  image: string;
 }
 
-export const NO_FILTERS: HistoryPageFilters = { stack: "", result: "all", actor: "" };
+export const NO_FILTERS: HistoryPageFilters = { stack: "", result: "all", actor: "", image: "" };
 
 const API_KEY_PREFIX = "API Key: ";
 
@@ -33,9 +36,10 @@ export function actorDisplayName(actor: string, via: HistoryEntry["via"]): strin
 }
 
 /** The filters as the API takes them: the server narrows the history and pages through the rest. */
-export function apiFilters({ stack, result, actor }: HistoryPageFilters): HistoryFilters {
+export function apiFilters({ stack, result, actor, image }: HistoryPageFilters): HistoryFilters {
   const filters: HistoryFilters = {};
   if (stack !== "") filters.stack = stack;
+  if (image !== "") filters.image = image;
   if (result !== "all") filters.outcome = result === "succeeded" ? "success" : "failure";
   if (actor === "via:session") filters.via = "session";
   else if (actor === "via:apiKey") filters.via = "apiKey";
@@ -48,12 +52,17 @@ export function apiFilters({ stack, result, actor }: HistoryPageFilters): Histor
  * recorded ones); without a result yet, it belongs only where results are not filtered.
  */
 export function matchesFilters(
-  run: Pick<HistoryEntry, "actor" | "via" | "stack"> & { success?: boolean },
+  run: Pick<HistoryEntry, "actor" | "via" | "stack"> & {
+    success?: boolean;
+    changes?: HistoryEntry["changes"];
+  },
   filters: HistoryPageFilters,
 ): boolean {
-  const { stack, actor, via, outcome } = apiFilters(filters);
+  const { stack, actor, via, outcome, image } = apiFilters(filters);
   return (
     (stack === undefined || run.stack === stack) &&
+    (image === undefined ||
+      (run.changes?.some((change) => change.image === image && change.from !== change.to) ?? false)) &&
     (actor === undefined || run.actor === actor) &&
     (via === undefined || run.via === via) &&
     (outcome === undefined || run.success === (outcome === "success"))
@@ -61,23 +70,25 @@ export function matchesFilters(
 }
 
 export function isFiltered(filters: HistoryPageFilters): boolean {
-  return filters.stack !== "" || filters.result !== "all" || filters.actor !== "";
+  return filters.stack !== "" || filters.result !== "all" || filters.actor !== "" || filters.image !== "";
 }
 
 /**
- * Filters from the page address (?stack=&result=&actor=), so a filtered view can be shared. A value the
+ * Filters from the page address (?stack=&result=&actor=&image=), so a filtered view can be shared. A value the
  * API would refuse (a stack name it cannot have) is left out rather than shown as an error.
  */
 export function filtersFromSearch(search: URLSearchParams): HistoryPageFilters {
   const result = search.get("result");
   const stack = search.get("stack") ?? "";
   const actor = search.get("actor") ?? "";
+  const image = search.get("image") ?? "";
   const validActor =
     actor.startsWith("actor:") && historyFilters.shape.actor.safeParse(actor.slice(6)).success;
   return {
     stack: historyFilters.shape.stack.safeParse(stack).success ? stack : "",
     result: result === "succeeded" || result === "failed" ? result : "all",
     actor: actor === "via:session" || actor === "via:apiKey" || validActor ? (actor as ActorFilter) : "",
+    image: historyFilters.shape.image.safeParse(image).success ? image : "",
   };
 }
 
@@ -111,6 +122,9 @@ export function withJustFinished(history: HistoryEntry[], justFinished: Finished
       action: run.action,
       success: run.success,
       message: run.message,
+      changes: run.changes,
+      commit: run.commit,
+      settle: run.settle,
     }))
     .reverse();
   return pending.length === 0 ? history : [...pending, ...history];

@@ -5,6 +5,8 @@ import type { HistoryEntry } from "./filters.ts";
 /** One line of the history, finished or still running, as both the table and the compact list show it. */
 export interface HistoryRow {
   id: string;
+  /** The run's id: a history entry has its run's. */
+  runId: string;
   /** undefined while the deploy runs. */
   success?: boolean;
   stack: string;
@@ -17,6 +19,10 @@ export interface HistoryRow {
   message: string | null;
   /** When it finished, or when it started for a running deploy. */
   at: Date;
+  /** What it changed; empty while it runs (and where nothing was recorded). */
+  changes: HistoryEntry["changes"];
+  /** Whether it stayed up; null while it runs and on older entries. */
+  settle: HistoryEntry["settle"];
 }
 
 /** Running deploys first (they are the newest), then the history as it came, newest first. */
@@ -24,14 +30,17 @@ export function historyRows(entries: HistoryEntry[], running: DeployRun[]): Hist
   return [
     ...running.map((run) => ({
       id: `running:${run.id}`,
+      runId: run.id,
       stack: run.stack,
       action: run.action,
       actor: run.actorName,
       via: run.via,
       message: null,
       at: run.startedAt,
+      changes: [],
+      settle: null,
     })),
-    ...entries.map((entry) => ({ ...entry, at: entry.createdAt })),
+    ...entries.map((entry) => ({ ...entry, runId: entry.id, at: entry.createdAt })),
   ];
 }
 

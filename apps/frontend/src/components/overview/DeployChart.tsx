@@ -8,6 +8,8 @@ export interface DayTally {
   total: number;
   succeeded: number;
   failed: number;
+  /** Of those that succeeded, how many did not stay up. */
+  unstable: number;
 }
 
 const SLOT = 10;
@@ -22,7 +24,8 @@ export function useDayFormat(): (date: string) => string {
 }
 
 /**
- * Successes (green) and failures (red, stacked on top) per day, in plain SVG. The figure has a title
+ * Successes (green; amber for those that did not stay up) and failures (red, stacked on top) per day,
+ * in plain SVG. The figure has a title
  * and a text summary for screen readers; each day names its figures on hover; the caller also offers
  * the figures as a table.
  */
@@ -68,16 +71,25 @@ export function DeployChart({
           />
           {days.map((day, index) => {
             const x = index * SLOT + (SLOT - BAR) / 2;
-            const succeeded = scale(day.succeeded);
+            const stable = scale(day.succeeded - day.unstable);
+            const unstable = scale(day.unstable);
+            const succeeded = stable + unstable;
             const failed = scale(day.failed);
             return (
               <g key={day.date}>
                 <title>
-                  {t("overview.chart.day", {
-                    day: formatDay(day.date),
-                    succeeded: day.succeeded,
-                    failed: day.failed,
-                  })}
+                  {day.unstable > 0
+                    ? t("overview.chart.dayUnstable", {
+                        day: formatDay(day.date),
+                        succeeded: day.succeeded,
+                        unstable: day.unstable,
+                        failed: day.failed,
+                      })
+                    : t("overview.chart.day", {
+                        day: formatDay(day.date),
+                        succeeded: day.succeeded,
+                        failed: day.failed,
+                      })}
                 </title>
                 <rect x={index * SLOT} y="0" width={SLOT} height={HEIGHT} fill="transparent" />
                 {day.total === 0 && (
@@ -89,14 +101,11 @@ export function DeployChart({
                     className="fill-line"
                   />
                 )}
-                {day.succeeded > 0 && (
-                  <rect
-                    x={x}
-                    y={HEIGHT - succeeded}
-                    width={BAR}
-                    height={succeeded}
-                    className="fill-success"
-                  />
+                {day.succeeded > day.unstable && (
+                  <rect x={x} y={HEIGHT - stable} width={BAR} height={stable} className="fill-success" />
+                )}
+                {day.unstable > 0 && (
+                  <rect x={x} y={HEIGHT - succeeded} width={BAR} height={unstable} className="fill-warning" />
                 )}
                 {day.failed > 0 && (
                   <rect

@@ -41,7 +41,7 @@ function DeploysPlaceholder({ label }: { label: string }) {
       <span className="sr-only">{label}</span>
       <div className="flex flex-wrap items-end gap-x-6 gap-y-2">
         <Skeleton className="h-[3.25rem] w-24" />
-        <Skeleton className="h-11 w-64" />
+        <Skeleton className="h-11 w-80 max-w-full" />
       </div>
       <div className="flex flex-col gap-1">
         <Skeleton className="h-36 w-full" />
@@ -56,17 +56,21 @@ interface DeploysSummaryProps {
   total: number;
   succeeded: number;
   failed: number;
+  unstable: number;
   successRate: number | null;
   perDay: DayTally[];
 }
 
-function DeploysSummary({ total, succeeded, failed, successRate, perDay }: DeploysSummaryProps) {
+function DeploysSummary({ total, succeeded, failed, unstable, successRate, perDay }: DeploysSummaryProps) {
   const { t, lang } = useI18n();
   const rate = successRate === null ? "—" : formatPercent(lang, successRate);
   const summary =
     total === 0
       ? t("overview.deploys.none")
-      : t("overview.deploys.summary", { total, succeeded, failed, rate });
+      : [
+          t("overview.deploys.summary", { total, succeeded, failed, rate }),
+          ...(unstable > 0 ? [t("overview.deploys.summaryUnstable", { unstable })] : []),
+        ].join(" ");
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-wrap items-end gap-x-6 gap-y-2">
@@ -74,9 +78,10 @@ function DeploysSummary({ total, succeeded, failed, successRate, perDay }: Deplo
           <p className="text-3xl font-semibold tabular-nums">{rate}</p>
           <p className="text-xs text-fg-muted">{t("overview.deploys.rate")}</p>
         </div>
-        <dl className="flex gap-5 text-sm">
+        <dl className="flex flex-wrap gap-x-5 gap-y-2 text-sm">
           <Tally tone="neutral" label={t("overview.deploys.total")} value={total} />
           <Tally tone="success" label={t("overview.deploys.succeeded")} value={succeeded} />
+          <Tally tone="warning" label={t("overview.deploys.unstable")} value={unstable} />
           <Tally tone="danger" label={t("overview.deploys.failed")} value={failed} />
         </dl>
       </div>
@@ -91,7 +96,7 @@ function Tally({
   label,
   value,
 }: {
-  tone: "neutral" | "success" | "danger";
+  tone: "neutral" | "success" | "warning" | "danger";
   label: string;
   value: number;
 }) {
@@ -128,6 +133,7 @@ function DayFigures({ days }: { days: readonly DayTally[] }) {
             <tr>
               <Th>{t("overview.chart.date")}</Th>
               <Th numeric>{t("overview.deploys.succeeded")}</Th>
+              <Th numeric>{t("overview.deploys.unstable")}</Th>
               <Th numeric>{t("overview.deploys.failed")}</Th>
             </tr>
           </TableHead>
@@ -136,6 +142,9 @@ function DayFigures({ days }: { days: readonly DayTally[] }) {
               <Tr key={day.date}>
                 <Td>{formatDay(day.date)}</Td>
                 <Td numeric>{day.succeeded}</Td>
+                <Td numeric className={day.unstable > 0 ? "font-medium text-warning-text" : undefined}>
+                  {day.unstable}
+                </Td>
                 <Td numeric className={day.failed > 0 ? "font-medium text-danger-text" : undefined}>
                   {day.failed}
                 </Td>

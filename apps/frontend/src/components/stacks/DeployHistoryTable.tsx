@@ -1,7 +1,9 @@
+import { cx } from "../../lib/cx.ts";
 import { deployResultMessage } from "../../lib/deploy-result.ts";
 import { useT } from "../I18nProvider.tsx";
+import { ChangesInline, OutcomeLink, UnstableReason } from "../runs/RunMarks.tsx";
+import { outcomeOf } from "../runs/run-model.ts";
 import { ActedBy } from "../ui/ActedBy.tsx";
-import { StatusMark } from "../ui/Badge.tsx";
 import { RelativeTime } from "../ui/RelativeTime.tsx";
 import { Table, TableBody, TableContainer, TableHead, Td, Th, Tr } from "../ui/Table.tsx";
 import { Actor } from "./Actor.tsx";
@@ -12,7 +14,10 @@ export interface DeployHistoryTableProps {
   label: string;
 }
 
-/** Deploys as one line each: when, what, who, the result and, for a failure, Komodo's reason. */
+/**
+ * Deploys as one line each (two with what they changed): when, what, who, the result (opening the
+ * run) and, for a failure, Komodo's reason.
+ */
 export function DeployHistoryTable({ entries, label }: DeployHistoryTableProps) {
   const t = useT();
   const now = Date.now();
@@ -21,8 +26,8 @@ export function DeployHistoryTable({ entries, label }: DeployHistoryTableProps) 
       <Table aria-label={label} className="min-w-[44rem] table-fixed">
         <colgroup>
           <col className="w-36" />
-          <col className="w-44" />
-          <col className="w-28" />
+          <col className="w-40" />
+          <col className="w-36" />
           <col className="w-36" />
           <col />
         </colgroup>
@@ -42,10 +47,14 @@ export function DeployHistoryTable({ entries, label }: DeployHistoryTableProps) 
                 <RelativeTime date={entry.createdAt} now={now} />
               </Td>
               <Td className="truncate">{t(`stacks.action.${entry.action}`)}</Td>
-              <Td>
-                <StatusMark
-                  tone={entry.success ? "success" : "danger"}
-                  label={entry.success ? t("stacks.history.succeeded") : t("stacks.history.failed")}
+              <Td className="overflow-hidden">
+                <OutcomeLink
+                  id={entry.id}
+                  outcome={outcomeOf(entry)}
+                  action={entry.action}
+                  stack={entry.stack}
+                  at={entry.createdAt}
+                  now={now}
                 />
               </Td>
               <Td className="overflow-hidden text-fg-muted">
@@ -61,13 +70,23 @@ export function DeployHistoryTable({ entries, label }: DeployHistoryTableProps) 
   );
 }
 
-/** The result in the dashboard's language for a success; a failure in Komodo's own words. */
+/**
+ * The result in the dashboard's language for a success, a failure in Komodo's own words; why it did
+ * not stay up, and what it changed.
+ */
 function MessageTd({ entry }: { entry: HistoryEntry }) {
   const t = useT();
   const message = deployResultMessage(entry, t);
   return (
-    <Td className={entry.success ? "truncate text-fg-muted" : "truncate text-danger-text"} title={message}>
-      <bdi>{message}</bdi>
+    <Td className="overflow-hidden">
+      <span
+        className={cx("block truncate", entry.success ? "text-fg-muted" : "text-danger-text")}
+        title={message}
+      >
+        <bdi>{message}</bdi>
+      </span>
+      <UnstableReason settle={entry.settle} />
+      <ChangesInline changes={entry.changes} />
     </Td>
   );
 }

@@ -17,13 +17,9 @@ export function useStateLabel(): (state: StateInfo) => string {
  */
 export function LiveRunMark({ run, compact = false }: { run: LiveRun; compact?: boolean }) {
   const t = useT();
-  const now = useNow();
-  const elapsed = formatDuration(now - run.startedAt.getTime());
   return (
     <span className="inline-flex min-w-0 max-w-full items-center">
-      <StatusMark tone="progress" label={t(`stacks.live.${run.action}`)} truncate />
-      <span className="sr-only">{t("stacks.live.elapsed")}</span>
-      <span className="ml-1.5 shrink-0 font-mono text-xs tabular-nums text-progress-text">{elapsed}</span>
+      <LiveRunElapsed action={run.action} startedAt={run.startedAt} />
       {/* Only the room left (basis 0), spacing included, so that a hidden author takes none. */}
       <span className="inline-flex min-w-0 flex-[1_1_0] items-center overflow-hidden text-xs text-fg-muted">
         <span aria-hidden="true" className="pr-1 pl-1.5">
@@ -36,6 +32,24 @@ export function LiveRunMark({ run, compact = false }: { run: LiveRun; compact?: 
   );
 }
 
+/**
+ * "Redeploying 0:12": what a deploy in progress does and for how long, the same words and the same
+ * clock wherever it shows (a row, the bulk panel). The word may be cut; the time never is.
+ */
+export function LiveRunElapsed({ action, startedAt }: Pick<LiveRun, "action" | "startedAt">) {
+  const t = useT();
+  const now = useNow();
+  return (
+    <>
+      <StatusMark tone="progress" label={t(`stacks.live.${action}`)} truncate />
+      <span className="sr-only">{t("stacks.live.elapsed")}</span>
+      <span className="ml-1.5 shrink-0 font-mono text-xs tabular-nums text-progress-text">
+        {formatDuration(now - startedAt.getTime())}
+      </span>
+    </>
+  );
+}
+
 export interface StackStateProps {
   state: StateInfo;
   run: LiveRun | undefined;
@@ -44,7 +58,7 @@ export interface StackStateProps {
   compact?: boolean;
 }
 
-/** A stack's state as mark and word; a live deploy replaces it; a failed last deploy is added. */
+/** A stack's state as mark and word; a live deploy replaces it; a failed or unstable last deploy is added. */
 export function StackState({ state, run, lastDeploy, compact = false }: StackStateProps) {
   const t = useT();
   const label = useStateLabel();
@@ -55,6 +69,11 @@ export function StackState({ state, run, lastDeploy, compact = false }: StackSta
       {lastDeploy?.success === false && (
         <span title={t("stacks.lastDeployFailed.reason", { reason: lastDeploy.message })}>
           <Badge tone="danger">{t("stacks.lastDeployFailed")}</Badge>
+        </span>
+      )}
+      {lastDeploy?.settle?.state === "unstable" && (
+        <span title={t("stacks.lastDeployUnstable.reason", { reason: lastDeploy.settle.reason ?? "—" })}>
+          <Badge tone="warning">{t("stacks.lastDeployUnstable")}</Badge>
         </span>
       )}
     </span>

@@ -47,8 +47,12 @@ const CompactStack = memo(function CompactStack({
   return (
     <li className="flex flex-col gap-1.5 border-b border-line px-3 py-2.5 last:border-b-0">
       <div className="flex min-w-0 items-center justify-between gap-3">
-        <span className="flex min-w-0 items-center gap-2">
-          {onToggleSelect && <SelectStack stack={stack.name} selected={selected} onToggle={onToggleSelect} />}
+        <span className="flex min-w-0 items-center gap-1">
+          {onToggleSelect && (
+            <span className="-my-1 -ml-1.5 flex">
+              <SelectStack stack={stack.name} selected={selected} onToggle={onToggleSelect} />
+            </span>
+          )}
           <a href={stackHref(stack.name)} className="truncate font-medium hover:underline">
             <bdi>{stack.name}</bdi>
           </a>

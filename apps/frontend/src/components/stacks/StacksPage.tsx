@@ -7,6 +7,7 @@ import {
 } from "../../lib/queries.ts";
 import { AppProviders, type IslandProps } from "../AppProviders.tsx";
 import { useT, useTIsolated } from "../I18nProvider.tsx";
+import { CheckIcon } from "../icons.tsx";
 import { Button } from "../ui/Button.tsx";
 import { EmptyState } from "../ui/EmptyState.tsx";
 import { RequestProblem } from "../ui/RequestProblem.tsx";
@@ -128,6 +129,16 @@ function StacksView({
     content = <StacksSkeleton />;
   } else if (rows.length === 0) {
     content = <EmptyState title={t("stacks.empty.title")} description={t("stacks.empty.description")} />;
+  } else if ((!visible || visible.length === 0) && filter === "updates" && search.trim() === "") {
+    // Nothing left to update (after "Update all", say): that is good news, not a search that missed.
+    content = (
+      <EmptyState
+        icon={<CheckIcon className="size-6" />}
+        title={t("stacks.upToDate.title")}
+        description={t("stacks.upToDate.description")}
+        action={<Button onClick={clear}>{t("stacks.upToDate.showAll")}</Button>}
+      />
+    );
   } else if (!visible || visible.length === 0) {
     content = (
       <EmptyState
@@ -175,7 +186,12 @@ function StacksView({
       )}
       {/* Rendered by the server too (with nothing to select yet): the rows arriving move nothing. */}
       {rows?.length !== 0 && (
-        <BulkStacks selection={selection} shown={filtered ?? []} updatesFilter={filter === "updates"} />
+        <BulkStacks
+          selection={selection}
+          liveRuns={runs}
+          shown={filtered ?? []}
+          updatesFilter={filter === "updates"}
+        />
       )}
       {content}
       {dialog}

@@ -92,9 +92,7 @@ const StackTableRow = memo(function StackTableRow({
         <Td className="pl-1">
           <span className="flex min-w-0 items-center gap-1">
             {onToggleSelect && (
-              <span className="flex size-7 shrink-0 items-center justify-center">
-                <SelectStack stack={stack.name} selected={selected} onToggle={onToggleSelect} />
-              </span>
+              <SelectStack stack={stack.name} selected={selected} onToggle={onToggleSelect} />
             )}
             {services.length > 0 ? (
               <IconButton

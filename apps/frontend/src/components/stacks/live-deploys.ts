@@ -81,7 +81,7 @@ export function useLiveRuns(userName: string): Map<string, LiveRun> {
 
 /**
  * Toasts the result of deploys started elsewhere (pipelines, teammates, and in Komodo itself) while
- * the page is open. A run from Komodo is not in the history, so only the stacks are fetched again.
+ * the page is open, and any deploy that did not stay up once watched. A run from Komodo is not in the history, so only the stacks are fetched again.
  */
 export function useToastOtherDeploys(userName: string) {
   const tIsolated = useTIsolated();
@@ -96,6 +96,19 @@ export function useToastOtherDeploys(userName: string) {
     }
     if (event.type === "started") {
       claimIfOwn(event.run, userName, pendingNow.current);
+      return;
+    }
+    if (event.type === "log") return;
+    if (event.type === "settled") {
+      // Even this tab's own deploy: its request was answered before the services were watched.
+      const { run } = event;
+      if (run.settle?.state === "unstable") {
+        showToast({
+          tone: "warning",
+          title: tIsolated("runs.unstableToast", { stack: run.stack }),
+          description: run.settle.reason ?? undefined,
+        });
+      }
       return;
     }
     if (ownRunIds.delete(event.run.id)) return;

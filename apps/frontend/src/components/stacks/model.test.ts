@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { type Stack, toStackRows } from "./model.ts";
+import { describeContainer, type Stack, toStackRows } from "./model.ts";
 
 const stackNamed = (name: string, state = "running"): Stack => ({
   id: name,
@@ -29,5 +29,24 @@ describe("the stack list's order", () => {
     expect(order(["zeta", "éclair", "eagle", "Ærø"])).toEqual(
       ["zeta", "éclair", "eagle", "Ærø"].sort((a, b) => a.localeCompare(b)),
     );
+  });
+});
+
+describe("a container's state", () => {
+  test("running and healthy, running but unhealthy, exited, restarting, or not known", () => {
+    expect(describeContainer("running", "Up 2 hours (healthy)")).toMatchObject({
+      known: "running",
+      tone: "success",
+    });
+    expect(describeContainer("running", "Up 1 minute (unhealthy)")).toMatchObject({
+      known: "unhealthy",
+      tone: "warning",
+    });
+    expect(describeContainer("exited", "Exited (1) 3 seconds ago")).toMatchObject({
+      known: "stopped",
+      tone: "neutral",
+    });
+    expect(describeContainer("restarting", null)).toMatchObject({ known: "restarting", tone: "warning" });
+    expect(describeContainer(null, null)).toMatchObject({ known: "unknown", tone: "neutral" });
   });
 });

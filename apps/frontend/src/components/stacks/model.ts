@@ -53,6 +53,17 @@ export function describeState(state: string): StateInfo {
   return { known: null, raw: state, tone: "neutral", group: null };
 }
 
+/**
+ * A container's state as docker says it, with the stacks' words and colours: one that runs but fails
+ * its health check is unhealthy; one that exited is stopped (its status says with which code).
+ */
+export function describeContainer(state: string | null, status: string | null): StateInfo {
+  if (state === null) return describeState("unknown");
+  if (state === "running" && status?.includes("(unhealthy)")) return describeState("unhealthy");
+  if (state === "exited") return { ...describeState("stopped"), raw: state };
+  return describeState(state);
+}
+
 /** A stack with everything the list shows and filters on, computed once per data change. */
 export interface StackRow {
   stack: Stack;

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from "react";
+import { type RefObject, useEffect, useRef } from "react";
+import { cx } from "../../../lib/cx.ts";
 import { useCan } from "../../../lib/permissions.ts";
 import { useT } from "../../I18nProvider.tsx";
 import { Button } from "../../ui/Button.tsx";
@@ -16,6 +17,8 @@ export interface BulkBarProps {
   onUpdateAll: () => void;
   /** A bulk run is under way: a second one waits for it. */
   running: boolean;
+  /** The bar itself, where the keyboard goes back when the run's panel closes. */
+  barRef: RefObject<HTMLElement | null>;
 }
 
 /**
@@ -31,6 +34,7 @@ export function BulkBar({
   updatable,
   onUpdateAll,
   running,
+  barRef,
 }: BulkBarProps) {
   const t = useT();
   const canDeploy = useCan("deploy");
@@ -39,35 +43,39 @@ export function BulkBar({
     permissionFor(action) === "deploy" ? canDeploy : canAdmin,
   );
   const checkboxRef = useRef<HTMLInputElement>(null);
-  const checkboxId = useId();
   const shownSelected = shown.filter((name) => selected.has(name)).length;
   const allShown = shown.length > 0 && shownSelected === shown.length;
   useEffect(() => {
     if (checkboxRef.current) checkboxRef.current.indeterminate = shownSelected > 0 && !allShown;
   }, [shownSelected, allShown]);
+  const sticky = selected.size > 0;
+  useStickyScrollPadding(barRef, sticky);
 
   if (allowed.length === 0) return null;
   const hiddenSelected = selected.size - shownSelected;
   const disabledTitle = running ? t("bulk.busy") : undefined;
   return (
     <section
+      ref={barRef}
+      tabIndex={-1}
       aria-label={t("bulk.label")}
-      className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-md border border-line bg-surface px-3 py-2"
+      className={cx(
+        "flex flex-wrap items-center gap-x-3 gap-y-2 rounded-md border border-line bg-surface px-3 py-2 outline-none",
+        // With stacks chosen, it stays in reach below the header while the list scrolls (a phone's list is long).
+        sticky && "sticky top-[3.0625rem] z-30 shadow-sm",
+      )}
     >
-      <span className="flex items-center gap-2">
+      <label className="flex min-h-6 cursor-pointer items-center gap-2 text-sm">
         <input
           ref={checkboxRef}
-          id={checkboxId}
           type="checkbox"
           checked={allShown}
           disabled={shown.length === 0}
           onChange={(event) => onSelectShown(event.target.checked)}
           className="size-4 accent-primary"
         />
-        <label htmlFor={checkboxId} className="text-sm">
-          {t("bulk.selectShown", { count: shown.length })}
-        </label>
-      </span>
+        {t("bulk.selectShown", { count: shown.length })}
+      </label>
       <span role="status" className="text-sm font-medium tabular-nums">
         {selected.size === 0
           ? t("bulk.noneSelected")
@@ -115,7 +123,10 @@ export function BulkBar({
   );
 }
 
-/** The checkbox that selects one stack, in a table row or a compact list item. */
+/**
+ * The checkbox that selects one stack, in a table row or a compact list item: a 16 px box in a 28 px
+ * target (WCAG 2.2 asks at least 24 × 24), the whole of which toggles it.
+ */
 export function SelectStack({
   stack,
   selected,
@@ -127,12 +138,34 @@ export function SelectStack({
 }) {
   const t = useT();
   return (
-    <input
-      type="checkbox"
-      checked={selected}
-      onChange={() => onToggle(stack)}
-      aria-label={t("bulk.selectStack", { stack })}
-      className="size-4 shrink-0 accent-primary"
-    />
+    <label className="flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-md hover:bg-surface-muted">
+      <input
+        type="checkbox"
+        checked={selected}
+        onChange={() => onToggle(stack)}
+        aria-label={t("bulk.selectStack", { stack })}
+        className="size-4 accent-primary"
+      />
+    </label>
   );
+}
+
+/**
+ * While the bar sticks to the top, whatever gets focus or is scrolled to must stop below it too, not
+ * under it: the page's scroll padding grows by the bar's height (global.css reads the variable).
+ */
+function useStickyScrollPadding(barRef: RefObject<HTMLElement | null>, sticky: boolean) {
+  useEffect(() => {
+    const bar = barRef.current;
+    if (!sticky || !bar) return;
+    const root = document.documentElement;
+    const measure = () => root.style.setProperty("--sg-sticky-bar", `${bar.offsetHeight}px`);
+    measure();
+    const resizes = new ResizeObserver(measure);
+    resizes.observe(bar);
+    return () => {
+      resizes.disconnect();
+      root.style.removeProperty("--sg-sticky-bar");
+    };
+  }, [barRef, sticky]);
 }

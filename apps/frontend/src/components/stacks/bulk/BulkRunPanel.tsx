@@ -4,24 +4,35 @@ import { StatusMark } from "../../ui/Badge.tsx";
 import { Button } from "../../ui/Button.tsx";
 import { stackHref } from "../../ui/StackLink.tsx";
 import { formatDuration, useNow } from "../../ui/useNow.ts";
-import type { StackRunState } from "./bulk-model.ts";
-import { stackCount, tally } from "./bulk-model.ts";
+import type { LiveRun } from "../live-deploys.ts";
+import { LiveRunElapsed } from "../StackState.tsx";
+import type { BulkAction, StackRunState } from "./bulk-model.ts";
+import { isDeployAction, stackCount, tally } from "./bulk-model.ts";
 import type { BulkRun } from "./useBulkRun.ts";
 
 export interface BulkRunPanelProps {
   run: BulkRun;
+  /** The deploys in progress per stack, as the rows show them: the panel shows the same word and time. */
+  liveRuns: Map<string, LiveRun>;
   /** Stops the stacks not yet sent; the sent ones run on. */
   onCancel: () => void;
   onClose: () => void;
 }
 
 /** The live state of a bulk action, one line per stack, ending with one summary. */
-export function BulkRunPanel({ run, onCancel, onClose }: BulkRunPanelProps) {
+export function BulkRunPanel({ run, liveRuns, onCancel, onClose }: BulkRunPanelProps) {
   const t = useT();
   const counts = tally(run);
   const total = run.stacks.length;
   const done = counts.succeeded + counts.failed.length + counts.cancelled;
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // Confirming closed the dialog and its button is gone: the keyboard goes on here, once the
+    // dialog has given the focus back (to nothing) in this same commit.
+    const frame = requestAnimationFrame(() => headingRef.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, []);
   useEffect(() => {
     // The summary is where the keyboard goes once everything has finished.
     if (counts.finished) summaryRef.current?.focus();
@@ -33,7 +44,7 @@ export function BulkRunPanel({ run, onCancel, onClose }: BulkRunPanelProps) {
       className="flex flex-col gap-2 rounded-md border border-line bg-surface p-3"
     >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-        <h2 className="text-sm font-semibold">
+        <h2 ref={headingRef} tabIndex={-1} className="rounded-sm text-sm font-semibold">
           {t(`bulk.panel.title.${run.action}`, { stacks: stackCount(total, t) })}
         </h2>
         <span className="text-xs tabular-nums text-fg-muted">
@@ -53,7 +64,12 @@ export function BulkRunPanel({ run, onCancel, onClose }: BulkRunPanelProps) {
       {!counts.finished && <p className="text-xs text-fg-muted">{t("bulk.panel.leaving")}</p>}
       {run.cancelledUnsent !== null && (
         <p role="status" className="text-xs text-fg">
-          {t("bulk.panel.cancelled", { cancelled: run.cancelledUnsent, sent: total - run.cancelledUnsent })}
+          {total - run.cancelledUnsent === 1
+            ? t("bulk.panel.cancelledOneSent", { cancelled: run.cancelledUnsent })
+            : t("bulk.panel.cancelled", {
+                cancelled: run.cancelledUnsent,
+                sent: total - run.cancelledUnsent,
+              })}
         </p>
       )}
       <ul
@@ -61,15 +77,20 @@ export function BulkRunPanel({ run, onCancel, onClose }: BulkRunPanelProps) {
         className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-2 xl:grid-cols-3"
       >
         {run.stacks.map((stack) => (
-          <li key={stack} className="flex min-h-7 min-w-0 items-center gap-2">
+          // A long failure reason wraps under the name, which keeps its whole width.
+          <li key={stack} className="flex min-h-7 min-w-0 flex-wrap items-center gap-x-2">
             <a
               href={stackHref(stack)}
-              className="min-w-0 shrink truncate py-0.5 font-medium hover:underline"
+              className="max-w-full truncate py-0.5 font-medium hover:underline"
               title={stack}
             >
               <bdi>{stack}</bdi>
             </a>
-            <StackRunMark state={run.states.get(stack) ?? { status: "waiting" }} />
+            <StackRunMark
+              state={run.states.get(stack) ?? { status: "waiting" }}
+              action={run.action}
+              live={liveRuns.get(stack)}
+            />
           </li>
         ))}
       </ul>
@@ -106,13 +127,28 @@ export function BulkRunPanel({ run, onCancel, onClose }: BulkRunPanelProps) {
   );
 }
 
-function StackRunMark({ state }: { state: StackRunState }) {
+function StackRunMark({
+  state,
+  action,
+  live,
+}: {
+  state: StackRunState;
+  action: BulkAction;
+  live: LiveRun | undefined;
+}) {
   const t = useT();
   switch (state.status) {
     case "waiting":
       return <StatusMark tone="neutral" label={t("bulk.state.waiting")} />;
     case "running":
-      return <RunningMark startedAt={state.startedAt} />;
+      // A deploy shows as its row does (the row's word and clock); other actions have no row mark.
+      return isDeployAction(action) ? (
+        <span className="inline-flex min-w-0 max-w-full items-center">
+          <LiveRunElapsed action={action} startedAt={live?.startedAt ?? new Date(state.startedAt)} />
+        </span>
+      ) : (
+        <RunningMark startedAt={state.startedAt} />
+      );
     case "succeeded":
       return <StatusMark tone="success" label={t("bulk.state.succeeded")} />;
     case "cancelled":
@@ -121,7 +157,9 @@ function StackRunMark({ state }: { state: StackRunState }) {
       return (
         <span className="flex min-w-0 flex-wrap items-baseline gap-x-1.5 text-xs">
           <StatusMark tone="danger" label={t("bulk.state.failed")} />
-          <span className="min-w-0 break-words text-danger-text">{state.reason}</span>
+          <span className="min-w-0 break-words text-danger-text">
+            <bdi>{state.reason}</bdi>
+          </span>
         </span>
       );
   }

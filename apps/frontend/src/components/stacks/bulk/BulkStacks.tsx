@@ -1,13 +1,15 @@
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { useCan } from "../../../lib/permissions.ts";
 import { useT } from "../../I18nProvider.tsx";
 import { showToast } from "../../ui/Toast.tsx";
+import type { LiveRun } from "../live-deploys.ts";
 import type { StackRow } from "../model.ts";
 import { BulkBar } from "./BulkBar.tsx";
 import { BulkConfirmDialog, type BulkRequest } from "./BulkConfirmDialog.tsx";
 import { BulkRunPanel } from "./BulkRunPanel.tsx";
 import { tally } from "./bulk-model.ts";
 import { useBulkRun } from "./useBulkRun.ts";
+import { useLeaveGuard } from "./useLeaveGuard.tsx";
 
 export interface BulkSelection {
   /** The selected stacks that still exist (a deleted one leaves the selection by itself). */
@@ -50,6 +52,8 @@ export function useBulkSelection(rows: readonly StackRow[] | undefined): BulkSel
 
 export interface BulkStacksProps {
   selection: BulkSelection;
+  /** The deploys in progress per stack, as the rows show them. */
+  liveRuns: Map<string, LiveRun>;
   /** The rows the search and filter show, in list order. */
   shown: readonly StackRow[];
   /** The "Update available" filter is on: offer "Update all". */
@@ -57,31 +61,37 @@ export interface BulkStacksProps {
 }
 
 /** The selection bar, its confirmation and the live panel of the bulk action under way. */
-export function BulkStacks({ selection, shown, updatesFilter }: BulkStacksProps) {
+export function BulkStacks({ selection, liveRuns, shown, updatesFilter }: BulkStacksProps) {
   const t = useT();
   const { run, start, cancel, dismiss } = useBulkRun();
   const [asking, setAsking] = useState<BulkRequest | null>(null);
+  const barRef = useRef<HTMLElement>(null);
   const shownNames = useMemo(() => shown.map((row) => row.stack.name), [shown]);
   const updatable = useMemo(
     () => shown.filter((row) => row.updates > 0).map((row) => row.stack.name),
     [shown],
   );
-  const running = run !== null && !tally(run).finished;
+  const counts = run && tally(run);
+  const running = counts !== null && !counts.finished;
+  const leaveGuard = useLeaveGuard(
+    counts?.waiting ?? 0,
+    counts ? counts.running + counts.succeeded + counts.failed.length : 0,
+  );
   if (!selection.toggle) return null;
 
   const ordered = () => shownNames.filter((name) => selection.selected.has(name));
   const close = () => {
-    if (run) {
-      const counts = tally(run);
-      if (!counts.finished) {
-        const cancelled = cancel();
-        showToast({
-          tone: "neutral",
-          title: t("bulk.panel.closedWhileRunning", { cancelled, running: counts.running }),
-        });
-      }
+    if (counts && !counts.finished) {
+      const cancelled = cancel();
+      showToast({
+        tone: "neutral",
+        title: t("bulk.panel.closedWhileRunning", { cancelled, running: counts.running }),
+      });
     }
     dismiss();
+    // The panel and its Close button go away: back to the bar above it, its first control if it has one.
+    const bar = barRef.current;
+    (bar?.querySelector<HTMLInputElement>("input:not(:disabled)") ?? bar)?.focus();
   };
 
   return (
@@ -100,8 +110,10 @@ export function BulkStacks({ selection, shown, updatesFilter }: BulkStacksProps)
         updatable={updatesFilter ? updatable.length : null}
         onUpdateAll={() => setAsking({ action: "pull-redeploy", stacks: updatable })}
         running={running}
+        barRef={barRef}
       />
-      {run && <BulkRunPanel run={run} onCancel={cancel} onClose={close} />}
+      {run && <BulkRunPanel key={run.id} run={run} liveRuns={liveRuns} onCancel={cancel} onClose={close} />}
+      {leaveGuard}
       <BulkConfirmDialog
         request={asking}
         onCancel={() => setAsking(null)}
