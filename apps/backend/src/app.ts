@@ -166,6 +166,8 @@ export async function createBackend({
   // of a deployed stack's images. Runs from Komodo itself (source "komodo") are neither alerted nor scanned.
   events.observe((event) => {
     if (event.type === "finished" && event.run.source !== "komodo") void notify.deployFinished(event.run);
+    if (event.type === "settled" && event.run.settle?.state === "unstable")
+      void notify.deployUnstable(event.run, event.run.settle.reason ?? "its services did not stay up");
   });
   events.observe((event) => {
     if (event.type === "finished" && event.run.success && event.run.source !== "komodo")
