@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startConnectedBackend } from "../testing/harness.ts";
+import { APP_ORIGIN, startConnectedBackend } from "../testing/harness.ts";
 import { type Receiver, startReceiver } from "./testing/receivers.ts";
 
 /**
@@ -92,6 +92,8 @@ describe("deploy.unstable, end to end", () => {
     expect(verified.data).toMatchObject({
       title: "Unstable after deploy: worker",
       reason: run.settle.reason,
+      // A link to the run's page in the dashboard.
+      url: `${APP_ORIGIN}/runs/${run.id}`,
       run: { id: run.id, stack: "worker", action: "redeploy", actor: "API Key: ci-pipeline" },
     });
     expect(verified.data.text).toContain(`The stack did not settle after the deploy: ${run.settle.reason}`);

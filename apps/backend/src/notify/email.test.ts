@@ -203,7 +203,7 @@ describe("an email channel", () => {
     expect(text).toContain("API Key: release ran 'pull' on 'broken'. Komodo said:");
     expect(text).toContain("manifest unknown");
     expect(text).toContain("Outcome: failed");
-    expect(text).toContain("Open in Stackgate: http://localhost:8080/history?stack=broken");
+    expect(text).toMatch(/Open in Stackgate: http:\/\/localhost:8080\/runs\/[0-9a-f-]{36}/);
     for (const line of [...app.logLines, ...app.responseBodies]) expect(line).not.toContain(PASSWORD);
   });
 

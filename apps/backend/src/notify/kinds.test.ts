@@ -129,7 +129,7 @@ const READ: Record<
   apprise: (json) => ({
     title: json.title,
     body: json.body,
-    link: /(http\S+history\S*)/.exec(json.body)![1]!,
+    link: /(http\S+\/runs\/\S*)/.exec(json.body)![1]!,
   }),
 };
 
@@ -160,7 +160,8 @@ describe.each(["slack", "discord", "teams", "telegram", "gotify", "apprise"] as 
         expect(body).toContain("API Key: nightly");
         expect(body).toMatch(/Bind for 0\.0\.0\.0:80 failed/);
         expect(body).toMatch(/Outcome\W+failed/);
-        expect(link).toBe(`${APP_ORIGIN}/history?stack=broken`);
+        // The run's page in the dashboard.
+        expect(link).toMatch(new RegExp(`^${APP_ORIGIN}/runs/[0-9a-f-]{36}$`));
 
         const log = (
           await app.request(`/api/v0/notify/channels/${channel.id}/deliveries`, { headers: { cookie } })
@@ -290,7 +291,7 @@ describe("languages", () => {
         "API Key: nightly ejecutó 'redeploy' en 'broken'. Komodo dijo: DeployStack failed: Bind for",
       );
       expect(body).toContain("Resultado: fallido");
-      expect(body).toContain(`Abrir en Stackgate: ${APP_ORIGIN}/history?stack=broken`);
+      expect(body).toMatch(new RegExp(`Abrir en Stackgate: ${APP_ORIGIN}/runs/[0-9a-f-]{36}`));
     } finally {
       await removeChannel(channel.id);
     }

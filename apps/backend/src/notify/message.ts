@@ -167,7 +167,8 @@ export function renderAlert(
             value: failed ? words.failed : unstable ? words.unstable : words.succeeded,
           },
         ],
-        link: { label: words.openRun, url: `${appUrl}/history?${new URLSearchParams({ stack: run.stack })}` },
+        // The run's own page in the dashboard: its outcome, what changed, whether it stayed up, its output.
+        link: { label: words.openRun, url: `${appUrl}/runs/${encodeURIComponent(run.id)}` },
         stack: run.stack,
         data: {
           run: {
