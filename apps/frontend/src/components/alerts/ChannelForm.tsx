@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { api } from "../../lib/api.ts";
 import { LANGS, LANGUAGE_NAMES } from "../../lib/i18n.ts";
-import { useT } from "../I18nProvider.tsx";
+import { useI18n, useT } from "../I18nProvider.tsx";
 import { useWriteOnlySubmit } from "../settings/useWriteOnlySubmit.ts";
 import {
   Button,
@@ -17,6 +17,7 @@ import { useHydrated } from "../useHydrated.ts";
 import {
   ALERT_EVENTS,
   type AlertEventName,
+  addressMoved,
   CHANNEL_KINDS,
   type Channel,
   type ChannelKind,
@@ -28,6 +29,7 @@ import {
   KIND_FIELDS,
   SEVERITIES,
   type Severity,
+  secretSaved,
   toText,
 } from "./model.ts";
 import { MultilineField, type SecretChoice, SecretField } from "./SecretField.tsx";
@@ -63,21 +65,22 @@ function initialSecrets(kind: ChannelKind, channel: Channel | null): Secrets {
       .filter((spec) => isSecret(kind, spec.name))
       .map((spec) => [
         spec.name,
-        saved[`${spec.name}Set`] ? { kind: "keep" } : { kind: "replace", value: "" },
+        secretSaved(saved, spec.name) ? { kind: "keep" } : { kind: "replace", value: "" },
       ]),
   );
 }
 
 /** Adding or changing a channel: its kind's settings (secrets write-only), its events, stacks and language. */
 export function ChannelForm({ channel, onSaved, onCancel }: ChannelFormProps) {
-  const t = useT();
+  const { t, lang: uiLanguage } = useI18n();
   const hydrated = useHydrated();
   const [kind, setKind] = useState<ChannelKind>(channel?.kind ?? "slack");
   const [name, setName] = useState(channel?.name ?? "");
   const [enabled, setEnabled] = useState(channel?.enabled ?? true);
   const [events, setEvents] = useState<AlertEventName[]>(channel?.events ?? ["deploy.failed"]);
   const [stacks, setStacks] = useState((channel?.stacks ?? ["*"]).join(", "));
-  const [language, setLanguage] = useState(channel?.language ?? "en");
+  // A new channel speaks the language of whoever adds it.
+  const [language, setLanguage] = useState(channel?.language ?? uiLanguage);
   const [severity, setSeverity] = useState<Severity>(channel?.vulnerabilitySeverity ?? "critical");
   const [firstScan, setFirstScan] = useState(channel?.alertOnFirstScan ?? false);
   const [values, setValues] = useState<Values>(() => initialValues(kind, channel));
@@ -102,8 +105,16 @@ export function ChannelForm({ channel, onSaved, onCancel }: ChannelFormProps) {
         ? isAddress(kind, spec.name) &&
           secrets[spec.name]?.kind === "replace" &&
           (secrets[spec.name] as { value: string }).value !== ""
-        : isAddress(kind, spec.name) && values[spec.name] !== toText(saved[spec.name]),
+        : isAddress(kind, spec.name) && addressMoved(toText(saved[spec.name]), values[spec.name] ?? ""),
     );
+  // What a saved secret is shown as: where a write-only address goes, which headers are set.
+  const savedLabel = (field: string) => {
+    if (isAddress(kind, field) && typeof saved.host === "string")
+      return t("alerts.secret.savedAt", { host: saved.host });
+    if (field === "headers" && Array.isArray(saved.headerNames))
+      return t("alerts.secret.savedHeaders", { names: saved.headerNames.join(", ") });
+    return t("alerts.secret.saved");
+  };
   const choiceOf = (field: string): SecretChoice => {
     const choice = secrets[field] ?? { kind: "replace", value: "" };
     return moved && choice.kind === "keep" ? { kind: "replace", value: "" } : choice;
@@ -130,7 +141,7 @@ export function ChannelForm({ channel, onSaved, onCancel }: ChannelFormProps) {
         else if (choice.kind === "replace" && choice.value.trim() !== "")
           settings[spec.name] = fromText(spec, choice.value);
         // Moved, and left empty: the saved one is not to follow, so it goes.
-        else if (moved && saved[`${spec.name}Set`]) settings[spec.name] = null;
+        else if (moved && secretSaved(saved, spec.name)) settings[spec.name] = null;
         continue;
       }
       const text = values[spec.name] ?? "";
@@ -221,8 +232,8 @@ export function ChannelForm({ channel, onSaved, onCancel }: ChannelFormProps) {
                   key={spec.name}
                   label={t(spec.label)}
                   hint={`${t(spec.hint)} ${t("alerts.secret.stored")}`}
-                  saved={Boolean(saved[`${spec.name}Set`]) && !moved}
-                  savedFor={isAddress(kind, spec.name) ? String(saved.host ?? "") || undefined : undefined}
+                  saved={secretSaved(saved, spec.name) && !moved}
+                  savedLabel={savedLabel(spec.name)}
                   choice={choiceOf(spec.name)}
                   onChange={(choice) => setSecrets({ ...secrets, [spec.name]: choice })}
                   required={spec.required}

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { type RefObject, useEffect, useRef, useState } from "react";
 import { api, orpc } from "../../lib/api.ts";
 import { useT } from "../I18nProvider.tsx";
 import { RemoveDialog } from "../settings/RemoveDialog.tsx";
@@ -30,30 +30,41 @@ import {
 import { ChannelForm } from "./ChannelForm.tsx";
 import { DeliveryLog } from "./DeliveryLog.tsx";
 import { DeliveryStatus } from "./DeliveryStatus.tsx";
-import { type Channel, eventLabel, type TestAnswer } from "./model.ts";
+import { type AlertEventName, type Channel, eventLabel, type TestAnswer } from "./model.ts";
 
 type Editing = { channel: Channel | null } | null;
+
+/** How often the channels' state and last delivery are asked again while the page is visible. */
+const REFRESH_MS = 15_000;
 
 /** Settings › Alerts: the channels with their state and last delivery, and what an admin does with them. */
 export function ChannelsSection() {
   const t = useT();
   const queryClient = useQueryClient();
-  const query = useQuery({ ...orpc.notify.channels.list.queryOptions(), retry: retryWithoutAnswer });
-  const [editing, setEditingState] = useState<Editing>(null);
-  // Where the keyboard was when the form opened: it goes back there once the form has closed.
-  const opener = useRef<HTMLElement | null>(null);
-  const openForm = (channel: Channel | null, from: HTMLElement) => {
-    opener.current = from;
-    setEditingState({ channel });
+  const query = useQuery({
+    ...orpc.notify.channels.list.queryOptions(),
+    retry: retryWithoutAnswer,
+    // Alerts go out in the background (a deploy, a scan): each channel's last delivery keeps up.
+    refetchInterval: REFRESH_MS,
+  });
+  const [editing, setEditing] = useState<Editing>(null);
+  const section = useRef<HTMLDivElement>(null);
+  const focusLater = useFocusLater(section);
+  const openForm = (channel: Channel | null) => {
+    focusLater.forget();
+    setEditing({ channel });
   };
-  const closeForm = () => setEditingState(null);
-  useEffect(() => {
-    if (editing || !opener.current) return;
-    if (opener.current.isConnected) opener.current.focus();
-    opener.current = null;
-  }, [editing]);
+  // Once the form closes, the keyboard goes back to the button that opened it (it is shown again).
+  const closeForm = () => {
+    focusLater.set(editing?.channel ? focusKey("edit", editing.channel) : "add");
+    setEditing(null);
+  };
   const [removing, setRemoving] = useState<Channel | null>(null);
   const [showingLog, setShowingLog] = useState<Channel | null>(null);
+  const closeLog = () => {
+    if (showingLog) focusLater.set(focusKey("log", showingLog));
+    setShowingLog(null);
+  };
   const [lastTest, setLastTest] = useState<
     { channel: Channel; answer: TestAnswer } | { channel: Channel; error: unknown } | null
   >(null);
@@ -70,12 +81,15 @@ export function ChannelsSection() {
     testingId: test.isPending ? test.variables.id : null,
     test: (channel) => test.mutate(channel),
     edit: openForm,
-    showLog: (channel) => setShowingLog(channel),
+    showLog: (channel) => {
+      focusLater.forget();
+      setShowingLog(channel);
+    },
     remove: (channel) => setRemoving(channel),
   };
 
   return (
-    <div className="flex flex-col gap-6">
+    <div ref={section} className="flex flex-col gap-6">
       <Card
         title={t("alerts.title")}
         description={t("alerts.cardDescription")}
@@ -86,7 +100,8 @@ export function ChannelsSection() {
               variant="primary"
               size="sm"
               icon={<PlusIcon />}
-              onClick={(event) => openForm(null, event.currentTarget)}
+              data-focus="add"
+              onClick={() => openForm(null)}
             >
               {t("alerts.add")}
             </Button>
@@ -105,7 +120,8 @@ export function ChannelsSection() {
                     <Button
                       variant="primary"
                       icon={<PlusIcon />}
-                      onClick={(event) => openForm(null, event.currentTarget)}
+                      data-focus="add"
+                      onClick={() => openForm(null)}
                     >
                       {t("alerts.add")}
                     </Button>
@@ -123,7 +139,13 @@ export function ChannelsSection() {
         </QueryView>
         {lastTest && (
           <div className="border-t border-line p-4">
-            <TestResult result={lastTest} onDismiss={() => setLastTest(null)} />
+            <TestResult
+              result={lastTest}
+              onDismiss={() => {
+                focusLater.set(focusKey("test", lastTest.channel));
+                setLastTest(null);
+              }}
+            />
           </div>
         )}
       </Card>
@@ -131,14 +153,16 @@ export function ChannelsSection() {
         <ChannelForm
           key={editing.channel?.id ?? "new"}
           channel={editing.channel}
-          onSaved={() => {
+          onSaved={(saved) => {
             closeForm();
+            // A new channel's next step is its test: the keyboard waits there once its row shows.
+            if (!editing.channel) focusLater.set(focusKey("test", saved));
             void refresh();
           }}
           onCancel={closeForm}
         />
       )}
-      {showingLog && <DeliveryLog channel={showingLog} onClose={() => setShowingLog(null)} />}
+      {showingLog && <DeliveryLog channel={showingLog} onClose={closeLog} />}
       {removing && (
         <RemoveDialog
           open
@@ -151,8 +175,10 @@ export function ChannelsSection() {
           onClose={() => setRemoving(null)}
           onRemoved={() => {
             if (showingLog?.id === removing.id) setShowingLog(null);
-            if (editing?.channel?.id === removing.id) closeForm();
+            if (editing?.channel?.id === removing.id) setEditing(null);
             setRemoving(null);
+            // Its row goes: the keyboard goes to adding one, at the top of the list.
+            focusLater.set("add");
             void refresh();
           }}
         />
@@ -165,7 +191,7 @@ interface ChannelActions {
   /** The channel whose test is on its way. */
   testingId: string | null;
   test: (channel: Channel) => void;
-  edit: (channel: Channel, from: HTMLElement) => void;
+  edit: (channel: Channel) => void;
   showLog: (channel: Channel) => void;
   remove: (channel: Channel) => void;
 }
@@ -184,8 +210,7 @@ function ChannelsTable({ channels, actions }: ChannelsViewProps) {
           <tr>
             <Th>{t("alerts.col.channel")}</Th>
             <Th>{t("alerts.col.state")}</Th>
-            <Th>{t("alerts.col.events")}</Th>
-            <Th>{t("alerts.col.stacks")}</Th>
+            <Th>{t("alerts.col.receives")}</Th>
             <Th>{t("alerts.col.lastDelivery")}</Th>
             <Th>
               <span className="sr-only">{t("alerts.col.actions")}</span>
@@ -195,19 +220,16 @@ function ChannelsTable({ channels, actions }: ChannelsViewProps) {
         <TableBody>
           {channels.map((channel) => (
             <Tr key={channel.id}>
-              <Td className="max-w-56">
+              <Td className="max-w-52">
                 <ChannelName channel={channel} />
               </Td>
               <Td>
                 <ChannelState channel={channel} />
               </Td>
-              <Td className="max-w-64 truncate" title={eventNames(channel, t)}>
-                {eventNames(channel, t)}
+              <Td className="max-w-64">
+                <Receives channel={channel} />
               </Td>
-              <Td className="max-w-40 truncate font-mono text-[0.8125rem]" title={stackNames(channel, t)}>
-                {stackNames(channel, t)}
-              </Td>
-              <Td>
+              <Td className="max-w-56">
                 <LastDelivery channel={channel} />
               </Td>
               <Td className="w-0">
@@ -231,11 +253,10 @@ function ChannelsList({ channels, actions }: ChannelsViewProps) {
             <ChannelName channel={channel} />
             <ChannelState channel={channel} />
           </div>
-          <p className="text-xs text-fg-muted">
-            {eventNames(channel, t)} · <span className="font-mono">{stackNames(channel, t)}</span>
-          </p>
-          <p className="text-xs text-fg-muted">
-            {t("alerts.col.lastDelivery")}: <LastDelivery channel={channel} />
+          <Receives channel={channel} />
+          <p className="flex flex-wrap items-center gap-x-1.5 text-xs">
+            <span className="text-fg-muted">{t("alerts.col.lastDelivery")}:</span>
+            <LastDelivery channel={channel} inline />
           </p>
           <ChannelButtons channel={channel} actions={actions} />
         </li>
@@ -244,12 +265,25 @@ function ChannelsList({ channels, actions }: ChannelsViewProps) {
   );
 }
 
-const eventNames = (channel: Channel, t: ReturnType<typeof useT>) =>
-  channel.events.map((event) => t(eventLabel(event))).join(", ");
-const stackNames = (channel: Channel, t: ReturnType<typeof useT>) =>
-  channel.stacks.length === 1 && channel.stacks[0] === "*"
-    ? t("alerts.allStacks")
-    : channel.stacks.join(", ");
+/** Its events, and below them its stacks. */
+function Receives({ channel }: { channel: Channel }) {
+  const t = useT();
+  const events = channel.events.map((event) => t(eventLabel(event))).join(", ");
+  const stacks =
+    channel.stacks.length === 1 && channel.stacks[0] === "*"
+      ? t("alerts.allStacks")
+      : t("alerts.stacksList", { stacks: channel.stacks.join(", ") });
+  return (
+    <span className="flex min-w-0 flex-col">
+      <span className="truncate" title={events}>
+        {events}
+      </span>
+      <span className="truncate text-xs text-fg-muted" title={stacks}>
+        {stacks}
+      </span>
+    </span>
+  );
+}
 
 function ChannelName({ channel }: { channel: Channel }) {
   const t = useT();
@@ -268,22 +302,30 @@ function ChannelState({ channel }: { channel: Channel }) {
   if (!channel.enabled) return <StatusMark tone="neutral" label={t("alerts.state.off")} />;
   if (channel.failing)
     return (
-      <span title={t("alerts.failingHint")}>
+      <span className="flex flex-col">
         <StatusMark tone="danger" label={t("alerts.state.failing")} />
+        <span className="text-xs text-fg-muted">{t("alerts.failingHint")}</span>
       </span>
     );
   return <StatusMark tone="success" label={t("alerts.state.on")} />;
 }
 
-function LastDelivery({ channel }: { channel: Channel }) {
+/**
+ * The last delivery's outcome, and what and when (below it, or `inline` beside it): the error on
+ * hover when it failed.
+ */
+function LastDelivery({ channel, inline = false }: { channel: Channel; inline?: boolean }) {
   const t = useT();
   const last = channel.lastDelivery;
   if (!last) return <span className="text-fg-muted">{t("alerts.never")}</span>;
   return (
-    <span className="inline-flex flex-wrap items-center gap-x-1.5">
+    <span
+      className={inline ? "inline-flex flex-wrap items-center gap-x-1.5" : "flex min-w-0 flex-col"}
+      title={last.error ?? undefined}
+    >
       <DeliveryStatus status={last.status} />
-      <span className="text-fg-muted">
-        <RelativeTime date={last.at} />
+      <span className="truncate text-xs text-fg-muted">
+        {t(eventLabel(last.event as AlertEventName | "test"))} · <RelativeTime date={last.at} />
       </span>
     </span>
   );
@@ -292,12 +334,13 @@ function LastDelivery({ channel }: { channel: Channel }) {
 function ChannelButtons({ channel, actions }: { channel: Channel; actions: ChannelActions }) {
   const t = useT();
   return (
-    <div className="flex flex-wrap items-center gap-1.5">
+    <div className="flex flex-wrap items-center gap-1.5 lg:flex-nowrap">
       <Button
         size="sm"
         icon={<SendIcon />}
         loading={actions.testingId === channel.id}
         aria-label={t("alerts.testOf", { name: channel.name })}
+        data-focus={focusKey("test", channel)}
         onClick={() => actions.test(channel)}
       >
         {t("alerts.test")}
@@ -305,6 +348,7 @@ function ChannelButtons({ channel, actions }: { channel: Channel; actions: Chann
       <Button
         size="sm"
         aria-label={t("alerts.deliveriesOf", { name: channel.name })}
+        data-focus={focusKey("log", channel)}
         onClick={() => actions.showLog(channel)}
       >
         {t("alerts.deliveries")}
@@ -312,7 +356,8 @@ function ChannelButtons({ channel, actions }: { channel: Channel; actions: Chann
       <Button
         size="sm"
         aria-label={t("alerts.editOf", { name: channel.name })}
-        onClick={(event) => actions.edit(channel, event.currentTarget)}
+        data-focus={focusKey("edit", channel)}
+        onClick={() => actions.edit(channel)}
       >
         {t("alerts.edit")}
       </Button>
@@ -324,6 +369,35 @@ function ChannelButtons({ channel, actions }: { channel: Channel; actions: Chann
       />
     </div>
   );
+}
+
+/** What a control is to the focus that comes back to it: `add`, or an action and its channel. */
+const focusKey = (action: "test" | "log" | "edit", channel: Channel) => `${action}-${channel.id}`;
+
+/**
+ * Focus for a control that is not on the page yet (a form's opener shown again once it closes, a new
+ * channel's row once the list has it): set names it, and it is focused on the first render that
+ * shows it (the table's or the list's, whichever is visible).
+ */
+function useFocusLater(root: RefObject<HTMLElement | null>) {
+  const wanted = useRef<string | null>(null);
+  useEffect(() => {
+    if (!wanted.current || !root.current) return;
+    const target = [...root.current.querySelectorAll<HTMLElement>(`[data-focus="${wanted.current}"]`)].find(
+      (element) => element.checkVisibility(),
+    );
+    if (!target) return;
+    wanted.current = null;
+    target.focus();
+  });
+  return {
+    set: (key: string) => {
+      wanted.current = key;
+    },
+    forget: () => {
+      wanted.current = null;
+    },
+  };
 }
 
 /** Exactly what the service answered to the last test: delivered or not, its status and its words. */

@@ -7,8 +7,9 @@ import { Button, Card, QueryView, RelativeTime, retryWithoutAnswer } from "../ui
 import { DeliveryStatus } from "./DeliveryStatus.tsx";
 import { type Channel, type Delivery, eventLabel } from "./model.ts";
 
-/** While a delivery is under way (a retry waiting), the log is asked again this often. */
+/** While a delivery is under way (a retry waiting), the log is asked again this often; otherwise less often. */
 const UNDER_WAY_POLL_MS = 5_000;
+const IDLE_POLL_MS = 15_000;
 
 /** A channel's delivery log: the last 200, newest first, each with every attempt and its answer. */
 export function DeliveryLog({ channel, onClose }: { channel: Channel; onClose: () => void }) {
@@ -20,7 +21,7 @@ export function DeliveryLog({ channel, onClose }: { channel: Channel; onClose: (
     refetchInterval: ({ state: { data } }) =>
       data?.deliveries.some((delivery) => delivery.status === "sending" || delivery.status === "retrying")
         ? UNDER_WAY_POLL_MS
-        : false,
+        : IDLE_POLL_MS,
   });
   // Opened from a row's button: the log takes the focus, so a keyboard lands where it appeared.
   useEffect(() => heading.current?.focus(), []);

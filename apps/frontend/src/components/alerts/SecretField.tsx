@@ -11,8 +11,8 @@ interface SecretFieldProps {
   hint: ReactNode;
   /** Whether the server holds a value (it never sends it back). */
   saved: boolean;
-  /** Where the saved value goes, shown beside it (the host of a write-only URL). */
-  savedFor?: string;
+  /** How the saved value is named ("Saved", "Saved, for hooks.slack.com"); it is never shown. */
+  savedLabel: string;
   choice: SecretChoice;
   onChange: (choice: SecretChoice) => void;
   required?: boolean;
@@ -32,7 +32,7 @@ export function SecretField({
   label,
   hint,
   saved,
-  savedFor,
+  savedLabel,
   choice,
   onChange,
   required,
@@ -86,9 +86,7 @@ export function SecretField({
       <div className="flex min-h-9 flex-wrap items-center gap-2">
         {choice.kind === "keep" ? (
           <>
-            <SavedSecretsBadge
-              label={savedFor ? t("alerts.secret.savedAt", { host: savedFor }) : t("alerts.secret.saved")}
-            />
+            <SavedSecretsBadge label={savedLabel} />
             <Button
               size="sm"
               aria-label={t("alerts.secret.replaceOf", { field: label })}

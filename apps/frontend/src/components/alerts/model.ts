@@ -179,8 +179,26 @@ export const KIND_FIELDS: Record<ChannelKind, FieldSpec[]> = {
   ],
 };
 
+/**
+ * Whether the server holds a secret: the API answers `<field>Set`, or for a webhook's headers their
+ * names (the values are write-only).
+ */
+export function secretSaved(saved: Record<string, unknown>, field: string): boolean {
+  if (field === "headers" && Array.isArray(saved.headerNames)) return saved.headerNames.length > 0;
+  return saved[`${field}Set`] === true;
+}
+
 export const isSecret = (kind: ChannelKind, field: string) => CHANNEL_FIELDS[kind].secrets.includes(field);
 export const isAddress = (kind: ChannelKind, field: string) => CHANNEL_FIELDS[kind].address.includes(field);
+
+/**
+ * Whether an address's new text takes the channel somewhere else, as the API judges it: a URL by its
+ * origin (another path on the same server is not a move), anything else (an SMTP host, a port) exactly.
+ */
+export function addressMoved(before: string, after: string): boolean {
+  if (before === after) return false;
+  return !(URL.canParse(before) && URL.canParse(after) && new URL(before).origin === new URL(after).origin);
+}
 
 /** A saved setting as the form edits it: a list joined by commas. */
 export function toText(value: unknown): string {
@@ -201,6 +219,9 @@ export function fromText(spec: FieldSpec, text: string): unknown {
         .split(",")
         .map((item) => item.trim())
         .filter(Boolean);
+    case "lines":
+      // The API takes them on one line: each line's URLs, separated by spaces.
+      return trimmed.split(/\s*\n\s*/).join(" ");
     case "headers":
       return Object.fromEntries(
         trimmed
