@@ -59,6 +59,25 @@ const toast = (page: Page, text: string) =>
   page.getByRole("region", { name: "Notifications" }).getByText(text).last().waitFor();
 const rowOf = (page: Page, name: string) => channels(page).getByRole("row").filter({ hasText: name });
 
+/** Waits for the answer to a channel's test (`delivered` or `not delivered`), and says its whole text. */
+async function testAnswer(page: Page, name: string, outcome: "delivered" | "not delivered") {
+  const answer = channels(page)
+    .getByRole("status")
+    .filter({ hasText: `Test ${outcome} through ${name}` });
+  await answer.waitFor();
+  return (await answer.textContent()) ?? "";
+}
+
+/** Sends a channel's test from its row, once an earlier answer is dismissed, and says the new answer. */
+async function sendTest(page: Page, name: string, outcome: "delivered" | "not delivered") {
+  const earlier = channels(page).getByRole("button", { name: "Dismiss" });
+  if ((await earlier.count()) > 0) await earlier.click();
+  await channels(page)
+    .getByRole("button", { name: `Send test through ${name}` })
+    .click();
+  return testAnswer(page, name, outcome);
+}
+
 /** The name of what has the keyboard: its aria-label, or its text. */
 const focused = (page: Page) =>
   page.evaluate(() => {
@@ -184,10 +203,7 @@ describe("adding a channel", () => {
     // A new channel's next step is its test: the keyboard is there.
     await expect.poll(() => focusedName(page)).toBe("Send test through On call");
 
-    await row.getByRole("button", { name: "Send test through On call" }).click();
-    const answer = channels(page).getByRole("status").filter({ hasText: "Test delivered through On call" });
-    await answer.waitFor();
-    await expect(answer.textContent()).resolves.toMatch(
+    expect(await sendTest(page, "On call", "delivered")).toMatch(
       /The service answered 200: ntfy accepted the message \(id \w+\)/,
     );
     expect(scenario.ntfy.published.at(-1)).toMatchObject({
@@ -224,11 +240,7 @@ describe("adding a channel", () => {
     // By keyboard from here: the focus waits on the new channel's test.
     await expect.poll(() => focusedName(page)).toBe("Send test through Automation");
     await page.keyboard.press("Enter");
-    const answer = channels(page)
-      .getByRole("status")
-      .filter({ hasText: "Test delivered through Automation" });
-    await answer.waitFor();
-    await expect(answer.textContent()).resolves.toContain(
+    expect(await testAnswer(page, "Automation", "delivered")).toContain(
       "The service answered 204: The webhook accepted the message",
     );
     expect(webhook.received).toHaveLength(1);
@@ -263,9 +275,8 @@ describe("adding a channel", () => {
       settings: { urlSet: true, secretSet: true, headerNames: [] },
     });
 
-    await rowOf(page, "Automation").getByRole("button", { name: "Send test through Automation" }).click();
-    await channels(page).getByRole("button", { name: "Dismiss" }).waitFor();
-    await expect.poll(() => webhook.received.length).toBe(2);
+    await sendTest(page, "Automation", "delivered");
+    expect(webhook.received).toHaveLength(2);
     const replaced = webhook.received[1]!;
     expect(replaced.headers.authorization).toBeUndefined();
     expect(signedWith(newSecret, replaced)).toBe(true);
@@ -292,12 +303,7 @@ describe("adding a channel", () => {
     const page = await openAlerts();
     const row = rowOf(page, "On call");
     scenario.ntfy.setMode("forbidden");
-    await row.getByRole("button", { name: "Send test through On call" }).click();
-    const refused = channels(page)
-      .getByRole("status")
-      .filter({ hasText: "Test not delivered through On call" });
-    await refused.waitFor();
-    await expect(refused.textContent()).resolves.toContain(
+    expect(await sendTest(page, "On call", "not delivered")).toContain(
       "The service answered 403: ntfy answered 403 forbidden",
     );
     await row.getByText("Failed", { exact: true }).waitFor();
@@ -332,19 +338,19 @@ describe("adding a channel", () => {
     await edit.getByRole("button", { name: "Save changes" }).click();
     await toast(page, "Channel “On call” saved");
     expect((await settingsOf()).settings.tokenSet).toBe(false);
-    await row.getByRole("button", { name: "Send test through On call" }).click();
-    await channels(page)
-      .getByRole("status")
-      .filter({ hasText: "The service answered 403: ntfy answered 403 forbidden" })
-      .waitFor();
+    const published = scenario.ntfy.published.length;
+    expect(await sendTest(page, "On call", "not delivered")).toContain(
+      "The service answered 403: ntfy answered 403 forbidden",
+    );
+    expect(scenario.ntfy.requests.at(-1)?.headers.authorization).toBeUndefined();
 
     await row.getByRole("button", { name: "Edit On call" }).click();
     await edit.getByLabel("Access token").fill(NTFY_TOKEN);
     await edit.getByRole("button", { name: "Save changes" }).click();
     await toast(page, "Channel “On call” saved");
     expect((await settingsOf()).settings.tokenSet).toBe(true);
-    await row.getByRole("button", { name: "Send test through On call" }).click();
-    await channels(page).getByRole("status").filter({ hasText: "Test delivered through On call" }).waitFor();
+    await sendTest(page, "On call", "delivered");
+    expect(scenario.ntfy.published).toHaveLength(published + 1);
     expect(await page.content()).not.toContain(NTFY_TOKEN);
   });
 });
@@ -368,11 +374,7 @@ describe("by keyboard", () => {
 
     // Nothing listens there: the answer says so.
     await page.keyboard.press("Enter");
-    const answer = channels(page)
-      .getByRole("status")
-      .filter({ hasText: "Test not delivered through Gotify by keyboard" });
-    await answer.waitFor();
-    await expect(answer.textContent()).resolves.toContain("No answer:");
+    expect(await testAnswer(page, "Gotify by keyboard", "not delivered")).toContain("No answer:");
 
     await tabTo(page, "Deliveries of Gotify by keyboard");
     await page.keyboard.press("Enter");
@@ -443,8 +445,7 @@ describe("accessibility", () => {
         await check(page, "channels");
         await saveScreenshot(page, `alerts-${viewport}`, theme);
 
-        await channels(page).getByRole("button", { name: "Send test through On call" }).click();
-        await channels(page).getByRole("status").filter({ hasText: "Test delivered" }).waitFor();
+        await sendTest(page, "On call", "delivered");
         await check(page, "a test's answer");
 
         await channels(page).getByRole("button", { name: "Add a channel" }).click();

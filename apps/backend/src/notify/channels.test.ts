@@ -22,6 +22,16 @@ afterAll(async () => {
 const channels = "/api/v0/notify/channels";
 const post = (json: unknown, headers: Record<string, string> = { cookie }) =>
   app.request(channels, { method: "POST", headers, json });
+/** An ntfy channel for failed deploys, with a token: the channel as it is answered. */
+const postNtfy = async (name: string, topic: string) =>
+  (
+    await post({
+      name,
+      kind: "ntfy",
+      events: ["deploy.failed"],
+      settings: { url: ntfy.url, topic, token: TOKEN },
+    })
+  ).json.channel;
 const patch = (id: string, json: unknown) =>
   app.request(`${channels}/${id}`, { method: "PATCH", headers: { cookie }, json });
 const audit = async (count: number) =>
@@ -246,14 +256,7 @@ describe("adding a channel", () => {
 
 describe("changing a channel", () => {
   it("changes only what is given, keeps secrets left out, and audits what changed", async () => {
-    const { channel } = (
-      await post({
-        name: "Team",
-        kind: "ntfy",
-        events: ["deploy.failed"],
-        settings: { url: ntfy.url, topic: "team", token: TOKEN },
-      })
-    ).json;
+    const channel = await postNtfy("Team", "team");
     const changed = await patch(channel.id, {
       enabled: false,
       events: ["deploy.failed", "deploy.succeeded"],
@@ -289,14 +292,7 @@ describe("changing a channel", () => {
   });
 
   it("asks for the secret again when the address moves to another server, and keeps it on the same one", async () => {
-    const { channel } = (
-      await post({
-        name: "Moves",
-        kind: "ntfy",
-        events: ["deploy.failed"],
-        settings: { url: ntfy.url, topic: "m", token: TOKEN },
-      })
-    ).json;
+    const channel = await postNtfy("Moves", "m");
     const moved = await patch(channel.id, { settings: { url: "https://ntfy.elsewhere.example" } });
     expect(moved.status).toBe(400);
     expect(moved.json.message).toBe(
@@ -455,12 +451,7 @@ it("never lets a secret into a response, a log line or the audit", async () => {
     events: ["deploy.failed"],
     settings: { webhookUrl: SLACK_URL },
   });
-  await post({
-    name: "Leak check 2",
-    kind: "ntfy",
-    events: ["deploy.failed"],
-    settings: { url: ntfy.url, topic: "l", token: TOKEN },
-  });
+  await postNtfy("Leak check 2", "l");
   await app.request(channels, { headers: { cookie } });
   const everything = JSON.stringify(await audit(100));
   for (const text of [...app.responseBodies, ...app.logLines, everything]) {

@@ -127,6 +127,9 @@ const createEmail = async (settings: Record<string, unknown>) => {
   expect(created.status, created.text).toBe(200);
   return created.json.channel as { id: string; settings: Record<string, unknown> };
 };
+/** A channel to the test server over STARTTLS, signing in. */
+const createLoginEmail = (port: number, password = PASSWORD) =>
+  createEmail({ port, security: "starttls", username: USER, password });
 const sendTest = async (id: string) =>
   (await app.request(`/api/v0/notify/channels/${id}/test`, { method: "POST", headers: { cookie } })).json;
 const deliveriesOf = async (id: string) =>
@@ -160,12 +163,7 @@ function parseMail(raw: string) {
 describe("an email channel", () => {
   it("sends over STARTTLS with a login: a plain text email naming the failed deploy", async () => {
     const smtp = await startSmtp({ secure: false });
-    const channel = await createEmail({
-      port: smtp.port,
-      security: "starttls",
-      username: USER,
-      password: PASSWORD,
-    });
+    const channel = await createLoginEmail(smtp.port);
     expect(channel.settings).toEqual({
       host: "127.0.0.1",
       port: smtp.port,
@@ -234,12 +232,7 @@ describe("an email channel", () => {
 
   it("reports a refused login as the server's answer, and does not try it again", async () => {
     const smtp = await startSmtp({ secure: false });
-    const channel = await createEmail({
-      port: smtp.port,
-      security: "starttls",
-      username: USER,
-      password: "wrong-password",
-    });
+    const channel = await createLoginEmail(smtp.port, "wrong-password");
     const answer = await sendTest(channel.id);
     expect(answer).toMatchObject({ delivered: false, status: 535 });
     expect(answer.message).toMatch(/^The SMTP server at 127\.0\.0\.1:\d+ answered 535/);
@@ -259,12 +252,7 @@ describe("an email channel", () => {
 
   it("asks for the password again when the server changes", async () => {
     const smtp = await startSmtp({ secure: false });
-    const channel = await createEmail({
-      port: smtp.port,
-      security: "starttls",
-      username: USER,
-      password: PASSWORD,
-    });
+    const channel = await createLoginEmail(smtp.port);
     const moved = await app.request(`/api/v0/notify/channels/${channel.id}`, {
       method: "PATCH",
       headers: { cookie },

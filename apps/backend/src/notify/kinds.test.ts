@@ -179,33 +179,15 @@ describe.each(["slack", "discord", "teams", "telegram", "gotify", "apprise"] as 
 
 describe("what each format escapes", () => {
   it("keeps Komodo's reason as text: no markup, no mention, no broken entity", async () => {
-    const slack = (
-      await createChannel({
-        name: "s",
-        kind: "slack",
-        events: ["deploy.failed"],
-        settings: settingsFor("slack"),
-      })
-    ).id;
-    const discord = (
-      await createChannel({
-        name: "d",
-        kind: "discord",
-        events: ["deploy.failed"],
-        settings: settingsFor("discord"),
-      })
-    ).id;
-    const telegram = (
-      await createChannel({
-        name: "t",
-        kind: "telegram",
-        events: ["deploy.failed"],
-        settings: settingsFor("telegram"),
-      })
-    ).id;
+    const kinds = ["slack", "discord", "telegram"] as const;
+    const ids: string[] = [];
+    for (const kind of kinds)
+      ids.push(
+        (await createChannel({ name: kind, kind, events: ["deploy.failed"], settings: settingsFor(kind) }))
+          .id,
+      );
     try {
-      for (const receiver of [receivers.slack, receivers.discord, receivers.telegram])
-        receiver.received.length = 0;
+      for (const kind of kinds) receivers[kind].received.length = 0;
       await deployBroken();
       await expect
         .poll(
@@ -223,7 +205,7 @@ describe("what each format escapes", () => {
         "&lt;port&gt; &amp; &quot;80&quot;",
       );
     } finally {
-      for (const id of [slack, discord, telegram]) await removeChannel(id);
+      for (const id of ids) await removeChannel(id);
     }
   });
 });

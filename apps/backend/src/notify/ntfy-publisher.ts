@@ -11,7 +11,7 @@
 
 import { networkErrorCode, networkFailureReason, parseBaseUrl } from "../platform/network.ts";
 import { cleanUpstreamLabel, limitLength } from "../upstream/text.ts";
-import { retryAfterFrom } from "./kinds/attempt.ts";
+import { readLimited, retryAfterFrom } from "./kinds/attempt.ts";
 
 export interface NtfyTarget {
   /** Server base URL, e.g. https://ntfy.example.com (a trailing slash is fine). */
@@ -191,20 +191,6 @@ async function readAnswer(response: Response, server: string): Promise<NtfyPubli
     error: `ntfy answered ${status} ${reason}`,
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
   };
-}
-
-/** The body as text, or undefined (and the rest abandoned) once it is longer than `maxBytes`. */
-async function readLimited(response: Response, maxBytes: number): Promise<string | undefined> {
-  if (!response.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.length;
-    // Leaving the loop early cancels the body, which closes the connection.
-    if (size > maxBytes) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | null {

@@ -1,4 +1,16 @@
 /** Messages of Settings › Alerts: the channels, their form, tests and delivery log. */
+
+/** The kinds that are a service's own name, the same in every language. */
+const SERVICE_NAMES = {
+  "alerts.kind.ntfy": "ntfy",
+  "alerts.kind.slack": "Slack, Mattermost, Rocket.Chat",
+  "alerts.kind.discord": "Discord",
+  "alerts.kind.teams": "Microsoft Teams",
+  "alerts.kind.telegram": "Telegram",
+  "alerts.kind.gotify": "Gotify",
+  "alerts.kind.apprise": "Apprise API",
+} as const;
+
 export const en = {
   "settings.tab.alerts": "Alerts",
   "alerts.description": "Where Stackgate's alerts go: failed deploys, new vulnerabilities, image updates.",
@@ -37,15 +49,9 @@ export const en = {
   "alerts.eventHint.vulnerability.new":
     "A scan found vulnerabilities its image's previous scan did not have.",
   "alerts.eventHint.update.available": "Komodo newly reports a newer image for a stack's service.",
-  "alerts.kind.ntfy": "ntfy",
-  "alerts.kind.slack": "Slack, Mattermost, Rocket.Chat",
-  "alerts.kind.discord": "Discord",
-  "alerts.kind.teams": "Microsoft Teams",
-  "alerts.kind.telegram": "Telegram",
-  "alerts.kind.gotify": "Gotify",
+  ...SERVICE_NAMES,
   "alerts.kind.email": "Email (SMTP)",
   "alerts.kind.webhook": "Signed webhook",
-  "alerts.kind.apprise": "Apprise API",
   "alerts.test": "Send test",
   "alerts.testOf": "Send test through {name}",
   "alerts.edit": "Edit",
@@ -217,15 +223,9 @@ export const es = () =>
       "Un escaneo encontró vulnerabilidades que el anterior de la imagen no tenía.",
     "alerts.eventHint.update.available":
       "Komodo indica por primera vez una imagen más nueva para un servicio.",
-    "alerts.kind.ntfy": "ntfy",
-    "alerts.kind.slack": "Slack, Mattermost, Rocket.Chat",
-    "alerts.kind.discord": "Discord",
-    "alerts.kind.teams": "Microsoft Teams",
-    "alerts.kind.telegram": "Telegram",
-    "alerts.kind.gotify": "Gotify",
+    ...SERVICE_NAMES,
     "alerts.kind.email": "Correo (SMTP)",
     "alerts.kind.webhook": "Webhook firmado",
-    "alerts.kind.apprise": "Apprise API",
     "alerts.test": "Enviar prueba",
     "alerts.testOf": "Enviar prueba por {name}",
     "alerts.edit": "Editar",

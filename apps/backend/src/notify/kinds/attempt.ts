@@ -178,7 +178,8 @@ export function redact(text: string, secrets: readonly (string | undefined | nul
   return clean;
 }
 
-async function readLimited(response: Response, maxBytes: number): Promise<string | undefined> {
+/** The body as text, or undefined (and the rest abandoned) once it is longer than `maxBytes`. */
+export async function readLimited(response: Response, maxBytes: number): Promise<string | undefined> {
   if (!response.body) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
