@@ -397,6 +397,7 @@ describe("by keyboard", () => {
     const row = rowOf(page, "Gotify by keyboard");
     await row.getByText("Failing", { exact: true }).waitFor();
     await row.getByText("Its last 10 failed").waitFor();
+    await saveScreenshot(page, "alerts-failing", "light");
 
     await tabTo(page, "Remove Gotify by keyboard");
     await page.keyboard.press("Enter");

@@ -175,7 +175,7 @@ export const es = () =>
     "settings.tabs": "Secciones de ajustes",
     "settings.tab.general": "General",
     "settings.tab.people": "Personas",
-    "settings.tab.audit": "Registro de cambios",
+    "settings.tab.audit": "Auditoría",
     "settings.adminOnly.title": "Solo los administradores pueden ver esto",
     "settings.adminOnly.hint": "Tu rol es {role}. Pide acceso a un administrador si lo necesitas.",
     "settings.adminOnly.back": "Volver a los ajustes",
