@@ -103,10 +103,19 @@ export async function createBackend({
     db,
     secretBox,
     logger,
+    clock,
     appUrl: config.appUrl,
-    alertTimeoutMs: config.alertTimeoutMs,
     audit,
+    cluster,
+    connection,
+    policy: {
+      timeoutMs: config.alertTimeoutMs,
+      delaysMs: config.alertRetryDelaysMs,
+      windowMs: config.alertRetryWindowMs,
+    },
+    updateCheckIntervalMs: config.updateCheckIntervalMs,
   });
+  await notify.start();
   const history = createHistoryService({ db, clock, logger, runner: cluster.id });
   const events = createDeployEventBus({ cluster, readLog: (runId) => history.logOf(runId) });
   const komodoRuns = publishKomodoRuns({
@@ -153,14 +162,16 @@ export async function createBackend({
     lanes,
     cluster,
   });
-  // The bus is the one fan-out of deploy results: event streams, metrics, failure alerts, and scans
+  // The bus is the one fan-out of deploy results: event streams, metrics, alerts, and scans
   // of a deployed stack's images. Runs from Komodo itself (source "komodo") are neither alerted nor
   // scanned; a mistyped stack name (Komodo has no such stack: nothing ran) pages nobody.
   events.observe((event) => {
-    if (event.type !== "finished") return;
-    const { run } = event;
-    if (!run.success && run.source !== "komodo" && run.failure !== "unknown-stack")
-      void notify.deployFailed(run);
+    if (event.type === "finished") {
+      const { run } = event;
+      if (run.source !== "komodo" && run.failure !== "unknown-stack") void notify.deployFinished(run);
+    }
+    if (event.type === "settled" && event.run.settle?.state === "unstable")
+      void notify.deployUnstable(event.run, event.run.settle.reason ?? "its services did not stay up");
   });
   events.observe((event) => {
     if (event.type === "finished" && event.run.success && event.run.source !== "komodo")
@@ -226,6 +237,7 @@ export async function createBackend({
       settleWatch.close();
       access.close();
       await deploy.shutdown(graceMs);
+      await notify.close();
       komodoRuns.close();
       events.close();
       await scans.close();

@@ -4,6 +4,7 @@ import { databaseOutage } from "./db/outage.ts";
 import { DeployFailure, type DeployFailureKind } from "./deploy/service.ts";
 import { StackOutOfSight } from "./identity/apikeys/scope.ts";
 import { PeopleError } from "./identity/people/service.ts";
+import { ChannelError } from "./notify/channels.ts";
 import { ImagesNotInUseError, UnknownImageError } from "./scans/service.ts";
 import { UpstreamError } from "./upstream/errors.ts";
 
@@ -68,7 +69,7 @@ export function answerTo(error: unknown): ORPCError<string, unknown> | undefined
       cause: error,
     });
   }
-  if (error instanceof PeopleError) {
+  if (error instanceof PeopleError || error instanceof ChannelError) {
     const [code, status] = peopleErrorCodes[error.kind];
     return new ORPCError(code, { status, message: error.message, cause: error });
   }

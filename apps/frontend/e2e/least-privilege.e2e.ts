@@ -17,9 +17,12 @@ endTestsOf(() => ({ browser, scenario }));
 const baseUrl = () => scenario.stackgate.baseUrl;
 const apiKeys = (page: Page) => page.getByRole("region", { name: /^(API keys|Claves de API)$/ });
 
-async function openSettings(options: Partial<OpenPageOptions> = {}) {
+async function openSettings({
+  path = "/settings",
+  ...options
+}: Partial<OpenPageOptions> & { path?: string } = {}) {
   const page = await browser.openPage({ baseUrl: baseUrl(), signedInTo: scenario.stackgate, ...options });
-  await page.goto(`${baseUrl()}/settings`);
+  await page.goto(`${baseUrl()}${path}`);
   await hydrated(page);
   return page;
 }
@@ -108,22 +111,27 @@ describe("scoped API keys in Settings", () => {
   });
 });
 
-describe("new-vulnerability alerts in Settings", () => {
-  test("are off until switched on, then saved with their severity and the first-scan choice", async () => {
-    const page = await openSettings({ viewport: "mobile", theme: "dark" });
-    const form = page.getByRole("form", { name: "Failure alerts" });
+describe("new-vulnerability alerts in Settings › Alerts", () => {
+  test("are off on a new channel until chosen, then saved with their severity and the first-scan choice", async () => {
+    const page = await openSettings({ viewport: "mobile", theme: "dark", path: "/settings/alerts" });
+    await page.getByRole("button", { name: "Add a channel" }).first().click();
+    const form = page.getByRole("form", { name: "New channel" });
+    await form.getByLabel("Kind").selectOption("ntfy");
+    await form.getByLabel("Name").fill("Security");
     await form.getByLabel("ntfy server").fill(scenario.ntfy.url);
     await form.getByLabel("Topic").fill("security");
-    const toggle = form.getByRole("switch", { name: "Alert on new vulnerabilities" });
-    await expect(toggle.getAttribute("aria-checked")).resolves.toBe("false");
-    await toggle.click();
-    await form.getByLabel("From severity").selectOption("high");
-    await form.getByRole("switch", { name: "Alert on an image's first scan too" }).click();
+    const vulnerabilities = form.getByRole("checkbox", { name: /New vulnerabilities/ });
+    expect(await vulnerabilities.isChecked()).toBe(false);
+    expect(await form.getByLabel("Vulnerabilities from severity").count()).toBe(0);
+    await vulnerabilities.check();
+    await form.getByLabel("Vulnerabilities from severity").selectOption("high");
+    await form.getByRole("switch", { name: "Also on an image's first scan" }).click();
     expect(await overflowing(page)).toEqual([]);
     await saveScreenshot(page, "settings-vulnerability-alerts-mobile", "dark");
-    await form.getByRole("button", { name: "Save", exact: true }).click();
-    await page.getByText("Alert settings saved").first().waitFor();
+    await form.getByRole("button", { name: "Add channel" }).click();
+    await page.getByText("Channel “Security” added").first().waitFor();
 
+    // The specification's ntfy endpoints read the same channel.
     const { body } = await callAsAdmin(scenario.stackgate, "GET", "/api/v0/deploy/credentials/notify");
     expect(body.settings).toMatchObject({
       vulnerabilityAlerts: true,
@@ -131,10 +139,13 @@ describe("new-vulnerability alerts in Settings", () => {
       alertOnFirstScan: true,
     });
 
-    const spanish = await openSettings({ lang: "es", viewport: "mobile" });
-    const saved = spanish.getByRole("switch", { name: "Avisar de vulnerabilidades nuevas" });
-    await expect(saved.getAttribute("aria-checked")).resolves.toBe("true");
-    await expect(spanish.getByLabel("Desde la gravedad").inputValue()).resolves.toBe("high");
+    const spanish = await openSettings({ lang: "es", viewport: "mobile", path: "/settings/alerts" });
+    await spanish.getByRole("button", { name: "Editar Security" }).click();
+    const edit = spanish.getByRole("form", { name: "Editar «Security»" });
+    expect(await edit.getByRole("checkbox", { name: /Vulnerabilidades nuevas/ }).isChecked()).toBe(true);
+    await expect(edit.getByLabel("Vulnerabilidades desde la gravedad").inputValue()).resolves.toBe("high");
+    const firstScan = edit.getByRole("switch", { name: "También en el primer escaneo de una imagen" });
+    await expect(firstScan.getAttribute("aria-checked")).resolves.toBe("true");
     expect(await overflowing(spanish)).toEqual([]);
   });
 });

@@ -148,11 +148,11 @@ describe("a viewer", () => {
     const settings = await openAs(viewer, "/settings");
     await settings.getByRole("region", { name: "Your account" }).getByText(viewer.email).waitFor();
     await settings.getByRole("region", { name: "API keys" }).waitFor();
-    for (const hidden of ["Komodo connection", "Failure alerts"])
+    for (const hidden of ["Komodo connection", "Alert channels"])
       expect(await settings.getByRole("region", { name: hidden }).count(), hidden).toBe(0);
     expect(await settings.getByRole("navigation", { name: "Settings sections" }).count()).toBe(0);
 
-    for (const path of ["/settings/people", "/settings/audit"]) {
+    for (const path of ["/settings/alerts", "/settings/people", "/settings/audit"]) {
       const page = await world().openPage({ signedInTo: world().stackgate, as: viewer });
       const answer = await page.goto(`${baseUrl()}${path}`);
       expect(answer?.status(), path).toBe(403);

@@ -5,13 +5,11 @@ import { hydrated, type OpenPageOptions, saveScreenshot, startBrowser, type Test
 import { callWithKey } from "./komodo-setup.ts";
 import { endTestsOf, overflowing, type Scenario, startScenario } from "./scenario.ts";
 
-const NTFY_TOKEN = "tk_e2e0settings0token0abcdefghij";
-
 let scenario: Scenario;
 let browser: TestBrowser;
 
 beforeAll(async () => {
-  [scenario, browser] = await Promise.all([startScenario({ ntfyToken: NTFY_TOKEN }), startBrowser()]);
+  [scenario, browser] = await Promise.all([startScenario(), startBrowser()]);
 });
 
 endTestsOf(() => ({ browser, scenario }));
@@ -27,7 +25,6 @@ async function openSettings(options: Partial<OpenPageOptions> = {}) {
 
 const section = (page: Page, name: string) => page.getByRole("region", { name });
 const connection = (page: Page) => section(page, "Komodo connection");
-const alerts = (page: Page) => section(page, "Failure alerts");
 const apiKeys = (page: Page) => section(page, "API keys");
 
 async function fillConnection(page: Page, url: string) {
@@ -112,60 +109,27 @@ describe("API keys", () => {
   });
 });
 
-describe("failure alerts", () => {
-  test("shows the server's refusal, saves a write-only token, and reports exactly what ntfy answered to a test", async () => {
+describe("alerts", () => {
+  test("have a tab of their own: the general page holds no alert form, and the tab leads to the channels", async () => {
     const page = await openSettings();
-    const form = alerts(page);
-    await form.getByLabel("ntfy server").fill(scenario.ntfy.url);
-    await form.getByLabel("Topic").fill("settings");
-    await form.getByLabel("Access token").fill(NTFY_TOKEN);
-    await form.getByRole("button", { name: "Save", exact: true }).click();
-    await form.getByRole("alert").filter({ hasText: "topic: topic is a name ntfy reserves" }).waitFor();
-    // Cleared after the request, whatever the answer.
-    await expect(form.getByLabel("Access token").inputValue()).resolves.toBe("");
-
-    await form.getByLabel("Topic").fill("stackgate-alerts");
-    await form.getByLabel("Access token").fill(NTFY_TOKEN);
-    await form.getByRole("button", { name: "Save", exact: true }).click();
-    await page.getByRole("region", { name: "Notifications" }).getByText("Alert settings saved").waitFor();
-    await form.getByText("A token is saved").waitFor();
-    expect(await page.content()).not.toContain(NTFY_TOKEN);
-
-    await form.getByRole("button", { name: "Send a test" }).click();
-    const delivered = form.getByRole("status").filter({ hasText: "Test delivered" });
-    await delivered.waitFor();
-    await expect(delivered.textContent()).resolves.toMatch(
-      /ntfy answered HTTP 200: ntfy accepted the message/,
-    );
-    const published = scenario.ntfy.published.at(-1);
-    expect(published?.topic).toBe("stackgate-alerts");
-    expect(published?.title).toBe("Stackgate test alert");
-
-    scenario.ntfy.setMode("forbidden");
-    await form.getByRole("button", { name: "Send a test" }).click();
-    await form.getByRole("status").filter({ hasText: "Test not delivered" }).waitFor();
-    await expect(form.getByRole("status").textContent()).resolves.toContain("HTTP 403");
-    scenario.ntfy.setMode("ok");
-
+    await connection(page).waitFor();
+    expect(await section(page, "Failure alerts").count()).toBe(0);
+    expect(await page.getByLabel("ntfy server").count()).toBe(0);
     for (const viewport of ["desktop", "mobile"] as const) {
       for (const theme of ["light", "dark"] as const) {
         const shot = await openSettings({ viewport, theme });
-        await alerts(shot).getByText("A token is saved").waitFor();
+        await section(shot, "API keys").waitFor();
         await saveScreenshot(shot, "settings", theme);
         expect(await overflowing(shot)).toEqual([]);
       }
     }
-
-    await form.getByRole("button", { name: "Remove", exact: true }).click();
-    await form.getByText("The token will be removed when you save.").waitFor();
-    await form.getByRole("button", { name: "Save", exact: true }).click();
-    await form.getByLabel("Access token").waitFor();
-
-    await form.getByRole("button", { name: "Remove settings" }).click();
-    const confirm = page.getByRole("dialog", { name: "Remove the alert settings?" });
-    await confirm.getByRole("button", { name: "Remove settings" }).click();
-    await confirm.waitFor({ state: "hidden" });
-    await expect(form.getByLabel("Topic").inputValue()).resolves.toBe("");
+    await page
+      .getByRole("navigation", { name: "Settings sections" })
+      .getByRole("link", { name: "Alerts" })
+      .click();
+    await page.waitForURL(`${baseUrl()}/settings/alerts`);
+    await hydrated(page);
+    await section(page, "Alert channels").getByText("No alert channels yet").waitFor();
   });
 });
 
@@ -174,7 +138,10 @@ describe("in Spanish", () => {
     const page = await openSettings({ lang: "es", viewport: "mobile" });
     await page.getByRole("heading", { level: 1, name: "Ajustes" }).waitFor();
     await section(page, "Conexión con Komodo").getByRole("button", { name: "Sustituir" }).waitFor();
-    await section(page, "Avisos de fallo").getByRole("button", { name: "Enviar una prueba" }).waitFor();
+    await page
+      .getByRole("navigation", { name: "Secciones de ajustes" })
+      .getByRole("link", { name: "Alertas" })
+      .waitFor();
     await section(page, "Claves de API").getByText("Todavía no hay claves de API").waitFor();
     await saveScreenshot(page, "settings-es", "light");
     expect(await overflowing(page)).toEqual([]);

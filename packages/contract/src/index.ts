@@ -1,3 +1,4 @@
+import { channelProcedures } from "./alert-channels.ts";
 import { apikeys } from "./apikeys.ts";
 import { connectionProcedures } from "./connection.ts";
 import { deployProcedures } from "./deploy.ts";
@@ -8,6 +9,7 @@ import { signInProcedures } from "./sign-in.ts";
 import { stackProcedures } from "./stacks.ts";
 import { auditProcedures, invitationProcedures, meProcedures, userProcedures } from "./users.ts";
 
+export * from "./alert-channels.ts";
 export * from "./apikeys.ts";
 export * from "./common.ts";
 export * from "./connection.ts";
@@ -25,7 +27,7 @@ export * from "./users.ts";
 export const contract = {
   apikeys,
   connection: connectionProcedures,
-  notify: notifyProcedures,
+  notify: { ...notifyProcedures, channels: channelProcedures },
   stacks: stackProcedures,
   deploy: deployProcedures,
   history: historyProcedures,

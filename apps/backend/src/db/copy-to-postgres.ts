@@ -29,6 +29,9 @@ const TABLES_IN_ORDER = [
   ["invitation", schema.invitation],
   ["audit_log", schema.auditLog],
   ["deploy_idempotency", schema.deployIdempotency],
+  ["alert_channel", schema.alertChannel],
+  ["alert_delivery", schema.alertDelivery],
+  ["alert_update_seen", schema.alertUpdateSeen],
 ] as const;
 
 /** Far below PostgreSQL's 65,535 parameters a statement, for the widest table. */

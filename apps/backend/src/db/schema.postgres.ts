@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 
 // The tables of schema.ts in PostgreSQL's types, for PostgreSQL's migrations only: features query
 // with schema.ts's tables on either engine (database.ts says how). schema.test.ts holds the two to
@@ -233,4 +233,59 @@ export const deployIdempotency = pgTable(
     primaryKey({ columns: [table.ownerId, table.key] }),
     index("deploy_idempotency_created_at_idx").on(table.createdAt),
   ],
+);
+
+export const alertChannel = pgTable(
+  "alert_channel",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    kind: text("kind").notNull(),
+    enabled: boolean("enabled").notNull(),
+    events: text("events").notNull(),
+    stacks: text("stacks").notNull(),
+    language: text("language").notNull(),
+    vulnerabilitySeverity: text("vulnerability_severity").notNull().default("critical"),
+    alertOnFirstScan: boolean("alert_on_first_scan").notNull().default(false),
+    settings: text("settings").notNull(),
+    sealedSecrets: text("sealed_secrets"),
+    createdAt: millis("created_at").notNull(),
+    updatedAt: millis("updated_at").notNull(),
+  },
+  (table) => [index("alert_channel_created_at_idx").on(table.createdAt, table.id)],
+);
+
+export const alertDelivery = pgTable(
+  "alert_delivery",
+  {
+    id: text("id").primaryKey(),
+    channelId: text("channel_id")
+      .notNull()
+      .references(() => alertChannel.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    event: text("event").notNull(),
+    stack: text("stack"),
+    summary: text("summary").notNull(),
+    status: text("status").notNull(),
+    attempts: text("attempts").notNull(),
+    runner: text("runner"),
+    createdAt: millis("created_at").notNull(),
+    updatedAt: millis("updated_at").notNull(),
+  },
+  (table) => [
+    uniqueIndex("alert_delivery_event_idx").on(table.channelId, table.eventId),
+    index("alert_delivery_channel_idx").on(table.channelId, table.createdAt, table.id),
+    index("alert_delivery_runner_idx").on(table.runner),
+  ],
+);
+
+export const alertUpdateSeen = pgTable(
+  "alert_update_seen",
+  {
+    stack: text("stack").notNull(),
+    service: text("service").notNull(),
+    image: text("image").notNull(),
+    seenAt: millis("seen_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.stack, table.service] })],
 );

@@ -1,5 +1,9 @@
 import type {
+  AlertEventName,
   apiKeyScope,
+  ChannelKind,
+  deliveryAttempt,
+  deliveryStatus,
   deployAction,
   deployRun,
   role,
@@ -11,7 +15,7 @@ import type {
   vulnerabilitySeverity,
 } from "@stackgate/contract";
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { z } from "zod";
 
 // Stored enums and JSON columns take their values and shapes from the contract, the one definition
@@ -125,7 +129,10 @@ export const upstreamConnection = sqliteTable("upstream_connection", {
   createdAt: createdAt(),
 });
 
-/** Failure-alert settings: a single row with id 1; the token is sealed. */
+/**
+ * Failure-alert settings from before alert channels: a single row with id 1; the token is sealed. At
+ * start, notify/upgrade.ts turns the row into the first ntfy channel and deletes it.
+ */
 export const notifySettings = sqliteTable("notify_settings", {
   id: integer("id").primaryKey(),
   url: text("url").notNull(),
@@ -297,4 +304,75 @@ export const deployIdempotency = sqliteTable(
     primaryKey({ columns: [table.ownerId, table.key] }),
     index("deploy_idempotency_created_at_idx").on(table.createdAt),
   ],
+);
+
+/** Where alerts go (notify/channels.ts). Secrets are sealed together in `sealedSecrets` (JSON inside). */
+export const alertChannel = sqliteTable(
+  "alert_channel",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    kind: text("kind").$type<ChannelKind>().notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+    events: text("events", { mode: "json" }).$type<AlertEventName[]>().notNull(),
+    /** Stack names or patterns, as a key's scope holds them. */
+    stacks: text("stacks", { mode: "json" }).$type<string[]>().notNull(),
+    language: text("language").$type<"en" | "es">().notNull(),
+    vulnerabilitySeverity: text("vulnerability_severity")
+      .$type<z.infer<typeof vulnerabilitySeverity>>()
+      .notNull()
+      .default("critical"),
+    alertOnFirstScan: integer("alert_on_first_scan", { mode: "boolean" }).notNull().default(false),
+    /** The kind's settings without its secrets. */
+    settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    sealedSecrets: text("sealed_secrets"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [index("alert_channel_created_at_idx").on(table.createdAt, table.id)],
+);
+
+/**
+ * One alert to one channel, with every attempt. The row is the claim: one (channel, event) pair is
+ * inserted once, by one backend, which alone sends it.
+ */
+export const alertDelivery = sqliteTable(
+  "alert_delivery",
+  {
+    id: text("id").primaryKey(),
+    channelId: text("channel_id")
+      .notNull()
+      .references(() => alertChannel.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    event: text("event").notNull(),
+    stack: text("stack"),
+    summary: text("summary").notNull(),
+    status: text("status").$type<z.infer<typeof deliveryStatus>>().notNull(),
+    attempts: text("attempts", { mode: "json" }).$type<z.input<typeof deliveryAttempt>[]>().notNull(),
+    /** While sending or retrying: the backend doing it (db/cluster.ts). */
+    runner: text("runner"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    uniqueIndex("alert_delivery_event_idx").on(table.channelId, table.eventId),
+    index("alert_delivery_channel_idx").on(table.channelId, table.createdAt, table.id),
+    index("alert_delivery_runner_idx").on(table.runner),
+  ],
+);
+
+/**
+ * The stack services Komodo shows an image update for (notify/update-watch.ts), so that each is
+ * alerted once, across restarts. The row with an empty stack and service marks that the first look,
+ * which alerts nothing, was taken.
+ */
+export const alertUpdateSeen = sqliteTable(
+  "alert_update_seen",
+  {
+    stack: text("stack").notNull(),
+    service: text("service").notNull(),
+    image: text("image").notNull(),
+    seenAt: integer("seen_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.stack, table.service] })],
 );

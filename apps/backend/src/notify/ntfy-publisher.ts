@@ -11,6 +11,7 @@
 
 import { networkErrorCode, networkFailureReason, parseBaseUrl } from "../platform/network.ts";
 import { cleanUpstreamLabel, limitLength } from "../upstream/text.ts";
+import { readLimited, retryAfterFrom } from "./kinds/attempt.ts";
 
 export interface NtfyTarget {
   /** Server base URL, e.g. https://ntfy.example.com (a trailing slash is fine). */
@@ -31,7 +32,15 @@ export interface NtfyAlert {
 
 export type NtfyPublishResult =
   | { ok: true; status: number; id?: string }
-  | { ok: false; status?: number; error: string };
+  | {
+      ok: false;
+      status?: number;
+      error: string;
+      /** No answer came: the server could not be reached, or did not answer in time. */
+      unreachable?: boolean;
+      /** The wait a 429 or 503 asked for (Retry-After). */
+      retryAfterMs?: number;
+    };
 
 /** ntfy turns a longer message into an attachment, which most servers refuse. */
 export const NTFY_MESSAGE_LIMIT_BYTES = 4096;
@@ -46,12 +55,12 @@ const ELLIPSIS = "…";
 export async function publishToNtfy(
   target: NtfyTarget,
   message: NtfyAlert,
-  { timeoutMs = 5000 }: { timeoutMs?: number } = {},
+  { timeoutMs = 5000, signal }: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<NtfyPublishResult> {
   const token = target.token || undefined;
   let result: NtfyPublishResult;
   try {
-    result = await publish(target, token, message, timeoutMs);
+    result = await publish(target, token, message, timeoutMs, signal);
   } catch (error) {
     result = {
       ok: false,
@@ -68,6 +77,7 @@ async function publish(
   token: string | undefined,
   alert: NtfyAlert,
   timeoutMs: number,
+  signal: AbortSignal | undefined,
 ): Promise<NtfyPublishResult> {
   const parsed = parseServerUrl(target.url);
   if (!parsed.ok) return parsed;
@@ -86,11 +96,13 @@ async function publish(
       body: jsonBody(target.topic, alert),
       // A redirected POST comes back as a GET, and the publish would be lost without a word.
       redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
+        : AbortSignal.timeout(timeoutMs),
     });
     return await readAnswer(response, server);
   } catch (error) {
-    return { ok: false, error: describeFetchError(error, server, timeoutMs) };
+    return { ok: false, unreachable: true, error: describeFetchError(error, server, timeoutMs) };
   }
 }
 
@@ -172,21 +184,13 @@ async function readAnswer(response: Response, server: string): Promise<NtfyPubli
   }
   const said = typeof json?.error === "string" ? json.error : response.statusText.toLowerCase();
   const reason = limitLength(cleanUpstreamLabel(said), REASON_LIMIT) || "error";
-  return { ok: false, status, error: `ntfy answered ${status} ${reason}` };
-}
-
-/** The body as text, or undefined (and the rest abandoned) once it is longer than `maxBytes`. */
-async function readLimited(response: Response, maxBytes: number): Promise<string | undefined> {
-  if (!response.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.length;
-    // Leaving the loop early cancels the body, which closes the connection.
-    if (size > maxBytes) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const retryAfterMs = retryAfterFrom(response.headers.get("retry-after"), Date.now());
+  return {
+    ok: false,
+    status,
+    error: `ntfy answered ${status} ${reason}`,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | null {

@@ -203,7 +203,14 @@ function configFrom(
     deployTimeoutMs: values.DEPLOY_TIMEOUT_SECONDS * 1000,
     settle: { seconds: values.SETTLE_SECONDS, checkEveryMs: values.SETTLE_CHECK_SECONDS * 1000 },
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_SECONDS * 1000,
+    /** The time limit of one attempt to deliver an alert, on any channel. */
     alertTimeoutMs: values.NTFY_TIMEOUT_SECONDS * 1000,
+    /** How long after a failed attempt the second and third come (a Retry-After asking for longer wins). */
+    alertRetryDelaysMs: [30_000, 120_000] as readonly number[],
+    /** No attempt starts later than this after the first. */
+    alertRetryWindowMs: 300_000,
+    /** How often Komodo's stack list is read for newly available image updates (update.available). */
+    updateCheckIntervalMs: 300_000,
     shutdownGraceMs: values.SHUTDOWN_GRACE_SECONDS * 1000,
     logLevel: values.LOG_LEVEL,
     demo: values.STACKGATE_DEMO,

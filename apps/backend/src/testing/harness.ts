@@ -6,7 +6,7 @@ import { serve } from "@hono/node-server";
 import { type KomodoSimulatorOptions, startKomodoSimulator } from "@stackgate/simulators";
 import { createBackend } from "../app.ts";
 import { type Clock, systemClock } from "../platform/clock.ts";
-import { loadConfig } from "../platform/config.ts";
+import { type Config, loadConfig } from "../platform/config.ts";
 import { createLogger } from "../platform/logger.ts";
 import { databaseNoteOf } from "./database.ts";
 import { createTestDatabase, testPostgresServer } from "./postgres.ts";
@@ -21,6 +21,8 @@ export interface TestBackendOptions {
   clock?: Clock;
   /** Reuse a data directory, e.g. to restart over the same database. */
   dataDir?: string;
+  /** Settings that no variable sets, such as the alert retries' delays. */
+  config?: Partial<Config>;
 }
 
 /**
@@ -41,11 +43,16 @@ async function postgresDatabaseFor(dataDir: string): Promise<Record<string, stri
  * "postgres" test project), capturing its log lines so tests can read them (and prove secrets
  * never reach them).
  */
-export async function startTestBackend({ env = {}, clock = systemClock, dataDir }: TestBackendOptions = {}) {
+export async function startTestBackend({
+  env = {},
+  clock = systemClock,
+  dataDir,
+  config: tuned = {},
+}: TestBackendOptions = {}) {
   const directory = dataDir ?? mkdtempSync(join(tmpdir(), "stackgate-test-"));
   const logLines: string[] = [];
   const logger = createLogger("debug", { write: (line: string) => void logLines.push(line) });
-  const config = loadConfig({
+  const loaded = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: directory,
     APP_URL: APP_ORIGIN,
@@ -56,6 +63,7 @@ export async function startTestBackend({ env = {}, clock = systemClock, dataDir 
     ...(await postgresDatabaseFor(directory)),
     ...env,
   });
+  const config = { ...loaded, ...tuned };
   const backend = await createBackend({ config, logger, clock });
   const server = serve({ fetch: backend.app.fetch, hostname: "127.0.0.1", port: 0 });
   await new Promise<void>((resolve) => server.once("listening", resolve));

@@ -1,6 +1,7 @@
 /** Messages of the settings page. */
 export const en = {
-  "settings.description": "The Komodo connection, failure alerts and the API keys of your pipelines.",
+  "settings.description":
+    "The Komodo connection and the API keys of your pipelines; alerts, people and the audit log under their tabs.",
 
   "settings.connection.title": "Komodo connection",
   "settings.connection.description":
@@ -43,59 +44,6 @@ export const en = {
   "settings.connection.removeConfirm": "Remove connection",
   "settings.connection.removed": "Connection “{name}” removed",
   "settings.connection.removeFailed": "Couldn't remove the connection",
-
-  "settings.notify.title": "Failure alerts",
-  "settings.notify.description":
-    "When a deploy fails, Stackgate publishes an alert to an ntfy topic, so whoever is on call hears about it.",
-  "settings.notify.loadFailed": "Couldn't load the alert settings",
-  "settings.notify.formLabel": "Failure alerts",
-  "settings.notify.url": "ntfy server",
-  "settings.notify.urlHint": "Your own ntfy, or https://ntfy.sh.",
-  "settings.notify.topic": "Topic",
-  "settings.notify.topicHint": "Letters, digits, - and _, up to 64 characters.",
-  "settings.notify.topicRule":
-    "ntfy only accepts 1 to 64 letters, digits, - and _, and reserves a few names (docs, settings, login…).",
-  "settings.notify.token": "Access token",
-  "settings.notify.tokenHint":
-    "Optional: only for topics that need one (ntfy tokens start with tk_). Stored encrypted, never shown again.",
-  "settings.notify.tokenReplaceHint":
-    "Replaces the saved token on save. Leave it empty to keep the saved one.",
-  "settings.notify.tokenSaved": "A token is saved",
-  "settings.notify.tokenReplace": "Replace",
-  "settings.notify.tokenRemove": "Remove",
-  "settings.notify.tokenKeep": "Keep the saved token",
-  "settings.notify.tokenWillBeRemoved": "The token will be removed when you save.",
-  "settings.notify.tokenUndoRemove": "Keep it",
-  "settings.notify.enabled": "Send alerts",
-  "settings.notify.enabledHint": "When off, the settings are kept but nothing is sent.",
-  "settings.notify.save": "Save",
-  "settings.notify.saved": "Alert settings saved",
-  "settings.notify.saveFailed": "The alert settings were not saved",
-  "settings.notify.test": "Send a test",
-  "settings.notify.testing": "Sending…",
-  "settings.notify.testHint": "The test uses the values above, saved or not.",
-  "settings.notify.testFailed": "The test could not be sent",
-  "settings.notify.delivered": "Test delivered",
-  "settings.notify.notDelivered": "Test not delivered",
-  "settings.notify.answered": "ntfy answered HTTP {status}:",
-  "settings.notify.noAnswer": "ntfy did not answer:",
-  "settings.notify.remove": "Remove settings",
-  "settings.notify.removeTitle": "Remove the alert settings?",
-  "settings.notify.removeDescription":
-    "Stackgate forgets the server, topic and token. Failed deploys will no longer send any alert.",
-  "settings.notify.removeConfirm": "Remove settings",
-  "settings.notify.removed": "Alert settings removed",
-  "settings.notify.removeFailed": "Couldn't remove the alert settings",
-  "settings.notify.vulnerabilities": "Alert on new vulnerabilities",
-  "settings.notify.vulnerabilitiesHint":
-    "One alert per image when a scan finds vulnerabilities its previous scan did not have.",
-  "settings.notify.severity": "From severity",
-  "settings.notify.severity.critical": "Critical",
-  "settings.notify.severity.high": "High and above",
-  "settings.notify.severity.medium": "Medium and above",
-  "settings.notify.severity.low": "Low and above",
-  "settings.notify.firstScan": "Alert on an image's first scan too",
-  "settings.notify.firstScanHint": "Off: a first scan only sets the baseline.",
 
   "settings.keys.title": "API keys",
   "settings.keys.description":
@@ -163,7 +111,7 @@ export const en = {
 export const es = () =>
   ({
     "settings.description":
-      "La conexión con Komodo, los avisos de fallo y las claves de API de tus pipelines.",
+      "La conexión con Komodo y las claves de API de tus pipelines; alertas, personas y registro de cambios en sus pestañas.",
 
     "settings.connection.title": "Conexión con Komodo",
     "settings.connection.description":
@@ -207,59 +155,6 @@ export const es = () =>
     "settings.connection.removeConfirm": "Quitar la conexión",
     "settings.connection.removed": "Se ha quitado la conexión «{name}»",
     "settings.connection.removeFailed": "No se ha podido quitar la conexión",
-
-    "settings.notify.title": "Avisos de fallo",
-    "settings.notify.description":
-      "Cuando falla un despliegue, Stackgate publica un aviso en un tema de ntfy para que se entere quien esté de guardia.",
-    "settings.notify.loadFailed": "No se han podido cargar los ajustes de avisos",
-    "settings.notify.formLabel": "Avisos de fallo",
-    "settings.notify.url": "Servidor ntfy",
-    "settings.notify.urlHint": "Tu propio ntfy o https://ntfy.sh.",
-    "settings.notify.topic": "Tema",
-    "settings.notify.topicHint": "Letras, números, - y _, hasta 64 caracteres.",
-    "settings.notify.topicRule":
-      "ntfy solo admite de 1 a 64 letras, números, - y _, y se reserva algunos nombres (docs, settings, login…).",
-    "settings.notify.token": "Token de acceso",
-    "settings.notify.tokenHint":
-      "Opcional: solo para temas que lo exigen (los tokens de ntfy empiezan por tk_). Se guarda cifrado y no se vuelve a mostrar.",
-    "settings.notify.tokenReplaceHint":
-      "Sustituirá al guardado al guardar. Déjalo vacío para conservar el actual.",
-    "settings.notify.tokenSaved": "Hay un token guardado",
-    "settings.notify.tokenReplace": "Sustituir",
-    "settings.notify.tokenRemove": "Quitar",
-    "settings.notify.tokenKeep": "Conservar el token guardado",
-    "settings.notify.tokenWillBeRemoved": "El token se quitará al guardar.",
-    "settings.notify.tokenUndoRemove": "Conservarlo",
-    "settings.notify.enabled": "Enviar avisos",
-    "settings.notify.enabledHint": "Si lo desactivas, los ajustes se conservan pero no se envía nada.",
-    "settings.notify.save": "Guardar",
-    "settings.notify.saved": "Se han guardado los ajustes de avisos",
-    "settings.notify.saveFailed": "No se han guardado los ajustes de avisos",
-    "settings.notify.test": "Enviar una prueba",
-    "settings.notify.testing": "Enviando…",
-    "settings.notify.testHint": "La prueba usa los valores de arriba, estén guardados o no.",
-    "settings.notify.testFailed": "No se ha podido enviar la prueba",
-    "settings.notify.delivered": "Prueba entregada",
-    "settings.notify.notDelivered": "La prueba no se ha entregado",
-    "settings.notify.answered": "ntfy ha respondido HTTP {status}:",
-    "settings.notify.noAnswer": "ntfy no ha respondido:",
-    "settings.notify.remove": "Quitar ajustes",
-    "settings.notify.removeTitle": "¿Quitar los ajustes de avisos?",
-    "settings.notify.removeDescription":
-      "Stackgate olvidará el servidor, el tema y el token. Los despliegues fallidos dejarán de enviar avisos.",
-    "settings.notify.removeConfirm": "Quitar ajustes",
-    "settings.notify.removed": "Se han quitado los ajustes de avisos",
-    "settings.notify.removeFailed": "No se han podido quitar los ajustes de avisos",
-    "settings.notify.vulnerabilities": "Avisar de vulnerabilidades nuevas",
-    "settings.notify.vulnerabilitiesHint":
-      "Un aviso por imagen cuando un análisis encuentra vulnerabilidades que el anterior no tenía.",
-    "settings.notify.severity": "Desde la gravedad",
-    "settings.notify.severity.critical": "Crítica",
-    "settings.notify.severity.high": "Alta o más",
-    "settings.notify.severity.medium": "Media o más",
-    "settings.notify.severity.low": "Baja o más",
-    "settings.notify.firstScan": "Avisar también en el primer análisis de una imagen",
-    "settings.notify.firstScanHint": "Desactivado: el primer análisis solo fija la referencia.",
 
     "settings.keys.title": "Claves de API",
     "settings.keys.description":

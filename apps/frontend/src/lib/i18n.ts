@@ -4,6 +4,7 @@
  * the type checker.
  */
 
+import * as alerts from "../i18n/alerts.ts";
 import * as bulk from "../i18n/bulk.ts";
 import * as history from "../i18n/history.ts";
 import * as overview from "../i18n/overview.ts";
@@ -40,6 +41,7 @@ const en = {
   ...palette.en,
   ...people.en,
   ...signIn.en,
+  ...alerts.en,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -61,6 +63,7 @@ const spanish = () =>
     ...palette.es(),
     ...people.es(),
     ...signIn.es(),
+    ...alerts.es(),
   }) as const satisfies { readonly [K in MessageKey]: string };
 type Spanish = ReturnType<typeof spanish>;
 

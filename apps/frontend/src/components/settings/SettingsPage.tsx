@@ -3,11 +3,10 @@ import { AppProviders, type IslandProps } from "../AppProviders.tsx";
 import { AccountSection } from "./AccountSection.tsx";
 import { ApiKeysSection } from "./ApiKeysSection.tsx";
 import { ConnectionSection } from "./ConnectionSection.tsx";
-import { NotifySection } from "./NotifySection.tsx";
 
 /**
- * The settings page (an island): for admins the Komodo connection and failure alerts; for everyone
- * their own account and API keys. People and the audit log have pages of their own.
+ * The settings page (an island): for admins the Komodo connection; for everyone their own account
+ * and API keys. Alerts, people and the audit log have pages of their own.
  */
 export function SettingsPage({ lang, role }: IslandProps) {
   return (
@@ -22,7 +21,6 @@ function SettingsSections() {
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       {isAdmin && <ConnectionSection />}
-      {isAdmin && <NotifySection />}
       <AccountSection />
       <ApiKeysSection />
     </div>
