@@ -209,6 +209,17 @@ const ownRunWalks: Record<string, (key: string, own: string) => Promise<Answer[]
     expect(mine.json.run).toMatchObject({ id: own, stack: VISIBLE });
     return [mine];
   },
+  "deploy.getRunLogs": async (key, own) => {
+    const absent = await asKey(key, "/api/v0/deploy/runs/no-such-run/logs");
+    for (const other of [runs.hidden, runs.visible]) {
+      const answer = await asKey(key, `/api/v0/deploy/runs/${other}/logs`);
+      expect(answer.status).toBe(404);
+      expect(answer).toMatchObject(asIfAbsent(absent, "no-such-run", other));
+    }
+    const mine = await asKey(key, `/api/v0/deploy/runs/${own}/logs`);
+    expect(mine.json.stages.length).toBeGreaterThan(0);
+    return [mine];
+  },
   "deploy.events": async (key) => {
     const stream = await openEventStream(`${world.app.url}/api/v0/deploy/events`, { "x-api-key": key });
     try {
@@ -218,7 +229,8 @@ const ownRunWalks: Record<string, (key: string, own: string) => Promise<Answer[]
       const mine = await deployAndWait(VISIBLE, key);
       const seen = [await stream.next()];
       while (seen.at(-1).type !== "finished") seen.push(await stream.next());
-      expect(new Set(seen.map((event) => event.run.id))).toEqual(new Set([mine]));
+      // A log event names its run; the others carry it.
+      expect(new Set(seen.map((event) => event.run?.id ?? event.runId))).toEqual(new Set([mine]));
       return [{ status: stream.response.status, text: stream.rawChunks.join("") }];
     } finally {
       stream.close();
