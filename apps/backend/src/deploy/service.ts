@@ -634,6 +634,7 @@ const snapshotBefore = (changes: ServiceChange[]): StackSnapshot | null =>
           state: null,
           status: null,
           createdAt: null,
+          containerId: null,
         })),
       };
 

@@ -57,8 +57,11 @@ export function createSettleWatch({
   const isTheDeploys = (window: SettleWindow, service: RunningService) => {
     if (service.createdAt === null) return false;
     const earlier = window.before?.find((each) => each.service === service.service);
-    if (window.before) return !earlier || earlier.createdAt !== service.createdAt;
-    return service.createdAt >= window.startedAt - CLOCK_SLACK_MS;
+    if (!window.before) return service.createdAt >= window.startedAt - CLOCK_SLACK_MS;
+    if (!earlier) return true;
+    // Docker's `created` is in seconds: a deploy within a second of the last has the same.
+    if (earlier.containerId && service.containerId) return earlier.containerId !== service.containerId;
+    return earlier.createdAt !== service.createdAt;
   };
 
   async function problemsOf(stack: string, services: RunningService[]): Promise<string[]> {

@@ -187,8 +187,10 @@ describe("delete", () => {
       expect(await events.next()).toMatchObject({ type: "started", run: { stack: "contested" } });
       komodo.releaseUpdates("contested");
       expect((await deleting).status).toBe(200);
-      // The stack is gone by the time the deploy reaches Komodo.
-      expect((await deploying).status).toBe(502);
+      // The stack is gone by the time the deploy reaches Komodo, which says it knows no such stack.
+      const deployed = await deploying;
+      expect(deployed.status).toBe(404);
+      expect(deployed.json.message).toMatch(/^Komodo has no stack named 'contested': nothing was deployed/);
       const writes = komodo.calls.filter((call) => call.api !== "read").map((call) => call.type);
       expect(writes).toEqual(["DestroyStack", "DeleteStack", "PullStack"]);
     } finally {

@@ -67,6 +67,7 @@ export function answerSchemas(redact: (text: string) => string) {
       image: label,
       container: z
         .object({
+          id: label.nullish().catch(undefined),
           state: label,
           status: label.nullish().catch(undefined),
           created: z.number().nullish().catch(undefined),

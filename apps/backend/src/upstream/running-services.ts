@@ -9,6 +9,8 @@ export interface RunningService {
   status: string | null;
   /** When the container was created (ms); a container older than a deploy is not the deploy's. */
   createdAt: number | null;
+  /** Docker's id of the container: another id is another container, even created in the same second. */
+  containerId: string | null;
 }
 
 /**
@@ -31,5 +33,6 @@ export function runningServices(services: KomodoStackService[]): RunningService[
     state: service.container?.state ?? null,
     status: service.container?.status ?? null,
     createdAt: typeof service.container?.created === "number" ? service.container.created * 1000 : null,
+    containerId: service.container?.id ?? null,
   }));
 }

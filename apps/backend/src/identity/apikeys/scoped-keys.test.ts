@@ -120,12 +120,22 @@ describe("reads and expiry", () => {
     expect(refused.json.message).toBe(
       "This API key may not read history. It may: redeploy on every stack; read nothing",
     );
-    const stream = await get(key, "/api/v0/deploy/events");
-    expect(stream.status).toBe(403);
-    expect(stream.json.message).toBe(
-      "This API key may not read events. It may: redeploy on every stack; read nothing",
+    const stacks = await get(key, "/api/v0/stacks");
+    expect(stacks.status).toBe(403);
+    expect(stacks.json.message).toBe(
+      "This API key may not read stacks. It may: redeploy on every stack; read nothing",
     );
-    expect((await deploy(key, "api", "redeploy")).status).toBe(200);
+    // A key that may deploy follows the runs it starts, and only those, whatever it may read.
+    await deploy(world.key, "web-2", "pull");
+    const stream = await openEventStream(`${world.app.url}/api/v0/deploy/events`, { "x-api-key": key });
+    try {
+      expect(await stream.next()).toEqual({ type: "subscribed", running: [] });
+      await deploy(world.key, "web-2", "pull");
+      expect((await deploy(key, "api", "redeploy")).status).toBe(200);
+      expect(await stream.next()).toMatchObject({ type: "started", run: { stack: "api" } });
+    } finally {
+      stream.close();
+    }
   });
 
   it("answers 401 once a key has expired, and lists scope and expiry", async () => {
