@@ -244,6 +244,8 @@ describe("an email channel", () => {
     });
     expect(deployed.status).toBe(502);
     await expect.poll(async () => (await deliveriesOf(channel.id))[0]?.event).toBe("deploy.failed");
+    await expect.poll(async () => (await deliveriesOf(channel.id))[0]?.status).toBe("failed");
+    // A refused login is not tried again.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const [failed] = await deliveriesOf(channel.id);
     expect(failed).toMatchObject({ status: "failed" });
