@@ -126,7 +126,6 @@ describe("reads and expiry", () => {
       "This API key may not read stacks. It may: redeploy on every stack; read nothing",
     );
     // A key that may deploy follows the runs it starts, and only those, whatever it may read.
-    await deploy(world.key, "web-2", "pull");
     const stream = await openEventStream(`${world.app.url}/api/v0/deploy/events`, { "x-api-key": key });
     try {
       expect(await stream.next()).toEqual({ type: "subscribed", running: [] });
