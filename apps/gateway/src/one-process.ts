@@ -30,6 +30,8 @@ const IN_PROCESS_BACKEND = Symbol.for("stackgate.backend.fetch");
  * dashboard's modules (their loading holds the one thread for a good part of the start-up).
  */
 const FRONTEND_LOAD_DELAY_MS = 500;
+/** How long the last answers have to be written, once the backend stopped, before connections are cut. */
+const LAST_WRITES_MS = 2000;
 /** The longest a stop may take before the process exits anyway. */
 const STOP_LIMIT_MS = 10_000;
 
@@ -140,12 +142,15 @@ stop = async (signal: string) => {
   }, STOP_LIMIT_MS).unref();
   const started = Date.now();
   const graceLeft = () => Math.max(0, config.shutdownGraceMs - (Date.now() - started));
-  gateway.close();
+  const closed = new Promise((resolve) => gateway.close(resolve));
   // Kept-alive connections close as soon as they fall idle.
   const reaper = setInterval(() => gateway.closeIdleConnections(), 50);
   await Promise.all([answers.allAnswered(graceLeft()), pagesAnswered(graceLeft())]);
   answers.askStreamsToReconnectSoon();
   await backend.close({ graceMs: graceLeft() });
+  // The last answers and the streams' last events are still being written: each connection closes
+  // once it falls idle; one that does not within the moment left is cut.
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, LAST_WRITES_MS))]);
   clearInterval(reaper);
   gateway.closeAllConnections();
   logger.info("Stackgate stopped");
