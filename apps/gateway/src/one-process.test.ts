@@ -10,7 +10,12 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFile
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, type KomodoSimulator, startKomodoSimulator } from "@stackgate/simulators";
+import {
+  freePort,
+  type KomodoSimulator,
+  standInTrivyPath,
+  startKomodoSimulator,
+} from "@stackgate/simulators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEventStream } from "../../backend/src/testing/event-stream.ts";
 
@@ -252,6 +257,60 @@ describe("the whole service in one process", () => {
     expect(one.output()).toContain("Stackgate stopped");
   });
 });
+
+describe("the Trivy server it starts (TRIVY_SERVER_START, as in the stackgate image)", () => {
+  it("listens where TRIVY_SERVER_URL points, is started again when it dies, and stops with the process", async () => {
+    const trivyPort = await freePort();
+    const healthz = `http://127.0.0.1:${trivyPort}/healthz`;
+    const answers = () =>
+      fetch(healthz).then(
+        (answer) => answer.status,
+        () => 0,
+      );
+    const one = await startOne({
+      TRIVY_SERVER_START: "true",
+      TRIVY_BIN: standInTrivyPath,
+      TRIVY_SERVER_URL: `http://127.0.0.1:${trivyPort}`,
+    });
+    running.push(one);
+    await expect.poll(answers, { timeout: 15_000 }).toBe(200);
+    const server = childrenOf(one.child.pid!).find((child) => child.args.includes("server --listen"))!;
+    expect(server.args).toContain(`--listen 127.0.0.1:${trivyPort} --cache-dir `);
+    expect(server.args).toContain("trivy-cache");
+    process.kill(server.pid, "SIGKILL");
+    await expect
+      .poll(() => one.output(), { timeout: 15_000 })
+      .toContain("trivy    | the Trivy server stopped (killed by SIGKILL); starting it again in 1 s");
+    await expect.poll(answers, { timeout: 15_000 }).toBe(200);
+    one.child.kill("SIGTERM");
+    expect(await one.exited).toBe(0);
+    expect(await answers()).toBe(0);
+  });
+
+  it("says once when Trivy cannot be found, and serves on", async () => {
+    const one = await startOne({ TRIVY_SERVER_START: "true", TRIVY_BIN: join(directory, "no-trivy-here") });
+    running.push(one);
+    await expect.poll(() => one.output()).toContain("the Trivy server cannot be started (ENOENT)");
+    expect((await fetch(`${one.url}/health/ready`)).status).toBe(200);
+    one.child.kill("SIGTERM");
+    expect(await one.exited).toBe(0);
+  });
+});
+
+/** The processes `pid` started, with their command lines. */
+function childrenOf(pid: number) {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      try {
+        const parent = Number(readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+        const args = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").join(" ");
+        return parent === pid ? [{ pid: Number(name), args }] : [];
+      } catch {
+        return [];
+      }
+    });
+}
 
 describe("the first start", () => {
   it("prints the generated password for the first sign-in, which signs in", async () => {

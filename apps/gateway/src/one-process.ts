@@ -13,9 +13,11 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { readiness } from "../../backend/src/http.ts";
 import { readVersion } from "../../backend/src/platform/version.ts";
+import { startTrivyServer } from "../../backend/src/scans/trivy-server.ts";
 import { createBackendListener, startBackendFromEnvironment } from "../../backend/src/serve.ts";
 import { createGateway } from "./gateway.ts";
 import type { InProcessTarget } from "./in-process.ts";
@@ -52,10 +54,22 @@ process.env.APP_URL ||= `http://localhost:${port}`;
 const frontendEntry =
   process.env.STACKGATE_FRONTEND_ENTRY ||
   fileURLToPath(new URL("frontend/server/entry.mjs", import.meta.url));
+const trivyServerStart = process.env.TRIVY_SERVER_START?.trim() ?? "";
+if (!["", "true", "false", "1", "0"].includes(trivyServerStart))
+  settings.fail(`TRIVY_SERVER_START must be true or false, not "${trivyServerStart}": fix or unset it.`);
 
 const { config, logger, backend } = await startBackendFromEnvironment();
 const version = readVersion();
 const answers = createBackendListener(backend, { hostname: config.host });
+// The scanner's server, in the one container (the `stackgate` image sets TRIVY_SERVER_START=true).
+const trivyServer =
+  trivyServerStart === "true" || trivyServerStart === "1"
+    ? startTrivyServer({
+        bin: config.trivy.bin,
+        serverUrl: config.trivy.serverUrl,
+        cacheDir: process.env.TRIVY_CACHE_DIR || join(config.dataDir, "trivy-cache"),
+      })
+    : undefined;
 
 /** Set while the dashboard's server renders: a promise rejected there is Astro's to log. */
 const rendering = new AsyncLocalStorage<true>();
@@ -147,7 +161,7 @@ stop = async (signal: string) => {
   const reaper = setInterval(() => gateway.closeIdleConnections(), 50);
   await Promise.all([answers.allAnswered(graceLeft()), pagesAnswered(graceLeft())]);
   answers.askStreamsToReconnectSoon();
-  await backend.close({ graceMs: graceLeft() });
+  await Promise.all([backend.close({ graceMs: graceLeft() }), trivyServer?.stop()]);
   // The last answers and the streams' last events are still being written: each connection closes
   // once it falls idle; one that does not within the moment left is cut.
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, LAST_WRITES_MS))]);
