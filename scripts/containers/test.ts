@@ -33,6 +33,9 @@ const project = tag === "test" ? "stackgate-container-test" : `stackgate-contain
  */
 const sizeTargets = { stackgate: 120, gateway: 5, backend: 80, frontend: 60 };
 const targets = ["stackgate", "gateway", "backend", "frontend"] as const;
+/** The one container's image is `stackgate`; the split ones `stackgate-<target>` (compose.yml's names). */
+const imageOf = (target: (typeof targets)[number] | string) =>
+  target === "stackgate" ? `${imagePrefix}/stackgate:${tag}` : `${imagePrefix}/stackgate-${target}:${tag}`;
 
 const work = mkdtempSync(join(tmpdir(), "stackgate-containers-"));
 const port = 20_000 + Math.floor(Math.random() * 10_000);
@@ -145,7 +148,7 @@ function buildImages() {
   run("git", ["clone", "-q", repo, clone]);
   for (const target of targets) {
     started = performance.now();
-    buildImage(`${imagePrefix}/stackgate-${target}:${tag}`, ".", {
+    buildImage(imageOf(target), ".", {
       cwd: clone,
       args: [
         "--build-arg",
@@ -169,7 +172,7 @@ async function checkImages() {
   const baseBytes = imageBytes(base);
   for (const [target, limit] of Object.entries(sizeTargets)) {
     await check(`${target} adds at most ${limit} MB to the base image`, () => {
-      const added = megabytes(imageBytes(`${imagePrefix}/stackgate-${target}:${tag}`) - baseBytes);
+      const added = megabytes(imageBytes(imageOf(target)) - baseBytes);
       console.log(`      ${target}: ${added.toFixed(1)} MB added (target ≤ ${limit} MB)`);
       assert(added <= limit, `${target} adds ${added.toFixed(1)} MB`);
     });
@@ -471,7 +474,7 @@ async function operatorTools() {
 
 const oneName = `${project}_one`;
 const oneVolume = `${project}_one-data`;
-const oneImage = `${imagePrefix}/stackgate:${tag}`;
+const oneImage = imageOf("stackgate");
 
 /** `docker run -p <port>:8080 -v <volume>:/data <image>`, as the README's small install: nothing else. */
 function runOneContainer() {
