@@ -22,7 +22,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type IncomingMessage } from "node:http";
-import { loadavg } from "node:os";
 import { join } from "node:path";
 import { standInTrivyPath } from "@stackgate/simulators";
 import {
