@@ -66,8 +66,11 @@ ENV NODE_ENV=production BACKEND_HOST=0.0.0.0 BACKEND_PORT=3000 DATA_DIR=/data \
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
+# Better Auth's /api/auth/ok is no longer served (only the auth routes Stackgate uses are): the
+# session lookup answers 200 without a session. Not /health/ready: the backend takes whoever asks
+# that for a gateway watching it, and would wait for one at every stop.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:3000/api/auth/ok').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:3000/api/auth/get-session').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=25", "main.mjs"]
 
 FROM runtime AS frontend
