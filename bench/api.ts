@@ -171,7 +171,7 @@ const verdict = (ok: boolean) => (ok ? "meets target" : "MISSES target");
 
 console.log(`Machine: ${machine()}`);
 console.log(
-  `Layout (BENCH_LAYOUT): ${benchLayout() === "one" ? "one process (gateway, backend and dashboard)" : "split (gateway and backend, each its own process)"}; ${loadAtStart} at the start, ${loadAverage()} at the end`,
+  `Layout (BENCH_LAYOUT): ${benchLayout() === "one" ? "one process (gateway, backend and dashboard)" : "split (gateway and backend, each its own process)"}; ${loadAtStart} at the start, ${loadAverage()} at the end; V8 flags (BENCH_NODE_FLAGS): ${process.env.BENCH_NODE_FLAGS || "none"}`,
 );
 console.log(
   `\n(a) Stack list, ${STACKS} stacks, ${LIST_ROUNDS} requests each way after ${LIST_WARM_UP} warm-up, alternated`,

@@ -133,9 +133,10 @@ function stackgateTree(rootPid: number) {
   const roles = new Map<Role, number>();
   for (const { pid, args } of descendants(rootPid)) {
     // The one process's supervisor is a shell whose arguments name the one process's build: first.
-    if (/stackgate-supervisor|supervisor\.mjs|scripts\/start/.test(args)) roles.set("supervisor", pid);
+    if (/stackgate-supervisor|supervisor\.mjs/.test(args)) roles.set("supervisor", pid);
     else if (/trivy/.test(args)) continue;
     else if (/^(\/bin\/)?sh /.test(args)) roles.set("shell", pid);
+    else if (/scripts\/start/.test(args)) roles.set("supervisor", pid);
     else if (/backend\/stackgate\.mjs/.test(args)) roles.set("stackgate", pid);
     else if (/entry\.mjs/.test(args)) roles.set("frontend", pid);
     else if (/backend\/(src\/)?main\.m?[jt]s/.test(args)) roles.set("backend", pid);
@@ -326,6 +327,27 @@ if (measures("idle")) {
   await pause(10_000);
 }
 const idle = new Map([...roles].map(([role, pid]) => [role, memoryOf(pid)]));
+/** `FOOTPRINT_SMAPS=1`: where the serving process's idle memory is, by mapping (largest RSS first). */
+const idleMappings = process.env.FOOTPRINT_SMAPS === "1" ? mappingsOf(pidOf(servingRole)) : [];
+
+function mappingsOf(pid: number) {
+  const byName = new Map<string, { rss: number; private: number }>();
+  let name = "";
+  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (header) {
+      name = header[1]!.trim() || "[anonymous]";
+      continue;
+    }
+    const field = /^(Rss|Private_Clean|Private_Dirty):\s+(\d+) kB/.exec(line);
+    if (!field) continue;
+    const entry = byName.get(name) ?? { rss: 0, private: 0 };
+    if (field[1] === "Rss") entry.rss += Number(field[2]) * 1024;
+    else entry.private += Number(field[2]) * 1024;
+    byName.set(name, entry);
+  }
+  return [...byName].sort(([, a], [, b]) => b.rss - a.rss).slice(0, 12);
+}
 const npmMemory = memoryOf(stackgate.child.pid!);
 /** Everything `npm start` leaves running but npm itself (stand-in trivy runs aside): its shell, the supervisor, the service(s). */
 const leftRunning = descendants(stackgate.child.pid!)
@@ -532,6 +554,8 @@ for (const role of services) {
     `    ${role.padEnd(10)} ${memoryLine(memory)}  (target ≤ ${targets[role]} MiB RSS: ${verdict(memory.rss <= targets[role]! * MiB)})`,
   );
 }
+for (const [name, { rss, private: own }] of idleMappings)
+  console.log(`      ${servingRole} mapping ${name}: RSS ${mib(rss)}, private ${mib(own)}`);
 const supervision = [
   ["npm", npmMemory],
   ["sh", roles.has("shell") ? idle.get("shell")! : { rss: 0, pss: 0, private: 0, peak: 0 }],

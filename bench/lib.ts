@@ -48,11 +48,12 @@ export async function startProcess(
   args: string[],
   env: Record<string, string>,
   readyUrl: string,
+  nodeFlags: string[] = [],
 ) {
   const profiling = profileDirectory
     ? ["--cpu-prof", "--cpu-prof-interval=250", `--cpu-prof-dir=${profileDirectory}`]
     : [];
-  const child = spawn(process.execPath, [...profiling, resolve(root, script), ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, ...profiling, resolve(root, script), ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -137,6 +138,12 @@ const BENCH_PASSWORD = "bench-password-123";
 export const benchLayout = (): "one" | "split" => (process.env.BENCH_LAYOUT === "one" ? "one" : "split");
 
 /**
+ * `BENCH_NODE_FLAGS`: V8 flags for Stackgate's processes (not the simulator), e.g. those `npm start`
+ * gives them (scripts/stackgate.ts); none by default, as this bench always ran them.
+ */
+const benchNodeFlags = () => process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [];
+
+/**
  * The Komodo simulator, the backend and the gateway, each its own process as in production (or, with
  * `BENCH_LAYOUT=one`, the one process), with the Komodo connection saved and an API key made (named
  * `keyName`).
@@ -182,6 +189,7 @@ export async function startStackgate({
         ...gatewayEnv,
       },
       `${gatewayUrl}/health`,
+      benchNodeFlags(),
     );
     const cookie = await signInAsBenchAdmin(gatewayUrl);
     const apiKey = await connectKomodoAndCreateKey({ gatewayUrl, cookie, komodoUrl, keyName });
@@ -201,6 +209,7 @@ export async function startStackgate({
       ...backendEnv,
     },
     `http://127.0.0.1:${backendPort}/doc`,
+    benchNodeFlags(),
   );
   const gateway = await startProcess(
     gatewayScript,
@@ -212,6 +221,7 @@ export async function startStackgate({
       ...gatewayEnv,
     },
     `${gatewayUrl}/health`,
+    benchNodeFlags(),
   );
 
   const cookie = await signInAsBenchAdmin(gatewayUrl);
