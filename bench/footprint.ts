@@ -277,6 +277,8 @@ const stackgate = launch("npm", ["start"]);
 running.add(stackgate);
 await waitUntil(stackgate, firstRealAnswer, 30_000);
 await waitUntil(stackgate, async () => (await request(`${gatewayUrl}/health/ready`, {})).status === 200);
+// The dashboard's server starts once the API answers (its own process, or loaded into the one).
+await waitUntil(stackgate, async () => (await request(`${gatewayUrl}/sign-in`, {})).status === 200);
 const roles = stackgateTree(stackgate.child.pid!);
 /** The processes serving: the one, or the three. */
 const services: Role[] = layout === "one" ? ["stackgate"] : ["backend", "gateway", "frontend"];
