@@ -1,5 +1,8 @@
 # syntax=docker/dockerfile:1
-# One Dockerfile, three images: docker build --target gateway|backend|frontend .
+# One Dockerfile, four images: docker build --target stackgate|gateway|backend|frontend .
+# - stackgate: the whole service in one process, with its own Trivy server (small installs:
+#   `docker run -p 8080:8080 -v stackgate:/data ghcr.io/stackgate/stackgate`);
+# - gateway, backend, frontend: the same service split into three (compose.yml, compose.ha.yml).
 # Each runtime image is the official Node slim base plus a few megabytes: the gateway and the backend
 # are single-file builds (scripts/bundle.ts), the frontend is Astro's server with its dependencies
 # inside. No node_modules tree, no TypeScript, no compiler, no build tool reaches a runtime image.
@@ -32,7 +35,7 @@ RUN node scripts/bundle.ts /out \
 FROM ${NODE_IMAGE} AS runtime
 ARG STACKGATE_VERSION=dev
 # V8's code cache on disk: a restarted container compiles its JavaScript only once.
-ENV NODE_ENV=production STACKGATE_VERSION=${STACKGATE_VERSION} NODE_COMPILE_CACHE=/tmp/node-compile-cache
+ENV STACKGATE_VERSION=${STACKGATE_VERSION} NODE_COMPILE_CACHE=/tmp/node-compile-cache
 WORKDIR /app
 # The V8 flags `npm start` gives each service (scripts/stackgate.ts says why): a young generation of
 # 1 MiB semi-spaces for the gateway and the dashboard, 8 MiB and a 25 % old-generation growth for the
@@ -40,7 +43,7 @@ WORKDIR /app
 
 FROM runtime AS gateway
 COPY --from=build /out/gateway ./
-ENV PORT=80 BACKEND_URL=http://backend:3000 FRONTEND_URL=http://frontend:4321
+ENV NODE_ENV=production PORT=80 BACKEND_URL=http://backend:3000 FRONTEND_URL=http://frontend:4321
 # Port 80 as a non-root user: compose.yml sets net.ipv4.ip_unprivileged_port_start=0 for this
 # container (Docker sets it by itself, Podman and Kubernetes do not). A file capability on the Node
 # binary would do the same without the sysctl, but setting it copies the whole 110 MB binary into
@@ -58,8 +61,8 @@ FROM runtime AS backend
 COPY --from=trivy /usr/local/bin/trivy /usr/local/bin/trivy
 COPY --from=build /out/backend ./
 RUN mkdir -p /data && chown node:node /data && chmod 700 /data
-ENV BACKEND_HOST=0.0.0.0 BACKEND_PORT=3000 DATA_DIR=/data TRIVY_SERVER_URL=http://trivy:4954 \
-    MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072
+ENV NODE_ENV=production BACKEND_HOST=0.0.0.0 BACKEND_PORT=3000 DATA_DIR=/data \
+    TRIVY_SERVER_URL=http://trivy:4954 MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
@@ -72,9 +75,32 @@ CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=25", "main.mjs"]
 
 FROM runtime AS frontend
 COPY --from=build /out/frontend ./dist
-ENV HOST=0.0.0.0 PORT=4321 BACKEND_URL=http://backend:3000
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=4321 BACKEND_URL=http://backend:3000
 USER node
 EXPOSE 4321
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:4321/sign-in').then(()=>process.exit(0),()=>process.exit(1))"]
 CMD ["node", "--max-semi-space-size=1", "--max-opt=1", "dist/server/entry.mjs"]
+
+# The whole service in one process (apps/gateway/src/one-process.ts, built beside the backend as
+# stackgate.mjs), the dashboard's server loaded from ./frontend, and Trivy's server started and kept
+# by it (TRIVY_SERVER_START), its database cached in the volume (/data/trivy-cache). Without
+# BETTER_AUTH_SECRET and SEED_ADMIN_PASSWORD it generates both, as `npm start` does: the secret is kept
+# in /data/auth-secret, the first admin's password printed in the container's log until the first
+# sign-in (so NODE_ENV is not production here; the dashboard's server is built for production
+# regardless). Port 8080 needs no privilege. Last, so that a build without --target makes this image.
+FROM runtime AS stackgate
+COPY --from=trivy /usr/local/bin/trivy /usr/local/bin/trivy
+COPY --from=build /out/backend ./
+COPY --from=build /out/frontend ./frontend
+RUN mkdir -p /data && chown node:node /data && chmod 700 /data
+ENV PORT=8080 DATA_DIR=/data STACKGATE_FRONTEND_ENTRY=/app/frontend/server/entry.mjs \
+    TRIVY_SERVER_START=true TRIVY_SERVER_URL=http://127.0.0.1:4954 \
+    MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072
+USER node
+VOLUME ["/data"]
+EXPOSE 8080
+# Healthy once the API answers through the gateway (/health itself is liveness only).
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:8080/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=25", "stackgate.mjs"]

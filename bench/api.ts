@@ -12,7 +12,9 @@ import Sqlite from "better-sqlite3";
 import {
   BENCH_KOMODO_KEY,
   BENCH_KOMODO_SECRET,
+  benchLayout,
   cpuMs,
+  loadAverage,
   machine,
   median,
   ms,
@@ -28,6 +30,7 @@ const LIST_ROUNDS = 300;
 const KEY = BENCH_KOMODO_KEY;
 const SECRET = BENCH_KOMODO_SECRET;
 
+const loadAtStart = loadAverage();
 const { komodoUrl, gatewayUrl, dataDir, apiKey, processes } = await startStackgate({
   stacks: STACKS,
   // Every successful deploy queues scans, as in production; they take a realistic while.
@@ -167,6 +170,9 @@ const ratioP99 = throughGateway.p99 / direct.p99;
 const verdict = (ok: boolean) => (ok ? "meets target" : "MISSES target");
 
 console.log(`Machine: ${machine()}`);
+console.log(
+  `Layout (BENCH_LAYOUT): ${benchLayout() === "one" ? "one process (gateway, backend and dashboard)" : "split (gateway and backend, each its own process)"}; ${loadAtStart} at the start, ${loadAverage()} at the end; V8 flags (BENCH_NODE_FLAGS): ${process.env.BENCH_NODE_FLAGS || "none"}`,
+);
 console.log(
   `\n(a) Stack list, ${STACKS} stacks, ${LIST_ROUNDS} requests each way after ${LIST_WARM_UP} warm-up, alternated`,
 );

@@ -1,6 +1,7 @@
 /**
- * Issue 13's targets, measured on `npm start` itself (npm, its shell, the supervisor and the three
- * services it starts) against the Komodo simulator with 200 stacks and the stand-in trivy:
+ * Issue 13's and issue 34's targets, measured on `npm start` itself (npm, its shell, the supervisor
+ * and what it starts: the one process, or with `STACKGATE_PROCESSES=split` the three services)
+ * against the Komodo simulator with 200 stacks and the stand-in trivy:
  *  - start-up: from spawning the supervisor (and `npm start`) to the first real API answer through
  *    the gateway (`GET /api/v0/stacks` with an API key: the key checked, Komodo asked);
  *  - idle memory per process after real use: signed in, a connection saved, 50 listings of 200
@@ -21,7 +22,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type IncomingMessage } from "node:http";
-import { loadavg } from "node:os";
 import { join } from "node:path";
 import { standInTrivyPath } from "@stackgate/simulators";
 import {
@@ -29,6 +29,7 @@ import {
   BENCH_KOMODO_SECRET,
   connectKomodoAndCreateKey,
   freePort,
+  loadAverage,
   machine,
   ms,
   openFileLimit,
@@ -53,7 +54,10 @@ const NEEDED_OPEN_FILES = 2 * STREAMS + 1500;
 const PASSWORD = "bench-password-123";
 const MiB = 1024 * 1024;
 
-const SECTIONS = ["starts", "idle", "list", "bursts", "streams"] as const;
+const SECTIONS = ["starts", "first", "idle", "list", "bursts", "streams"] as const;
+/** What `npm start` runs here: STACKGATE_PROCESSES passes on to it (one by default). */
+const layout: "one" | "split" = process.env.STACKGATE_PROCESSES === "split" ? "split" : "one";
+const loadAtStart = loadAverage();
 const chosenSections = (process.env.FOOTPRINT_SECTIONS ?? SECTIONS.join(","))
   .split(",")
   .map((each) => each.trim());
@@ -122,14 +126,18 @@ function descendants(rootPid: number) {
   return found;
 }
 
-type Role = "backend" | "gateway" | "frontend" | "supervisor" | "shell";
+type Role = "backend" | "gateway" | "frontend" | "stackgate" | "supervisor" | "shell";
 
 /** The processes `npm start` runs, by role (stand-in trivy runs below the backend are left out). */
 function stackgateTree(rootPid: number) {
   const roles = new Map<Role, number>();
   for (const { pid, args } of descendants(rootPid)) {
-    if (/^(\/bin\/)?sh /.test(args)) roles.set("shell", pid);
-    else if (/supervisor\.mjs|scripts\/start/.test(args)) roles.set("supervisor", pid);
+    // The one process's supervisor is a shell whose arguments name the one process's build: first.
+    if (/stackgate-supervisor|supervisor\.mjs/.test(args)) roles.set("supervisor", pid);
+    else if (/trivy/.test(args)) continue;
+    else if (/^(\/bin\/)?sh /.test(args)) roles.set("shell", pid);
+    else if (/scripts\/start/.test(args)) roles.set("supervisor", pid);
+    else if (/backend\/stackgate\.mjs/.test(args)) roles.set("stackgate", pid);
     else if (/entry\.mjs/.test(args)) roles.set("frontend", pid);
     else if (/backend\/(src\/)?main\.m?[jt]s/.test(args)) roles.set("backend", pid);
     else if (/gateway\/(src\/)?main\.m?[jt]s/.test(args)) roles.set("gateway", pid);
@@ -169,8 +177,8 @@ interface Launched {
 }
 
 /** Starts a command in its own process group (so that it can be stopped as Ctrl-C would). */
-function launch(command: string, args: string[]): Launched {
-  const child = spawn(command, args, { cwd: root, env: stackgateEnv, detached: true, stdio: "pipe" });
+function launch(command: string, args: string[], env: NodeJS.ProcessEnv = stackgateEnv): Launched {
+  const child = spawn(command, args, { cwd: root, env, detached: true, stdio: "pipe" });
   let output = "";
   const keep = (chunk: Buffer) => {
     output = (output + chunk).slice(-8000);
@@ -239,15 +247,46 @@ const supervisorStarts = measures("starts")
   : [];
 const npmStarts = measures("starts") ? await timeStarts("npm", ["start"]) : [];
 
+/**
+ * First starts: `node scripts/start.ts` over an empty DATA_DIR each time (the builds are there), from
+ * the spawn to the first API answer through the gateway (`GET /api/v0/sign-in/options`, public: no
+ * key exists yet); the migrations run and the admin is created (its password hashed) on the way.
+ */
+async function timeFirstStarts() {
+  const durations: number[] = [];
+  for (let round = 0; round < STARTS; round++) {
+    const env = { ...stackgateEnv, DATA_DIR: temporaryDirectory("stackgate-first-start-") };
+    const started = performance.now();
+    const launched = launch(process.execPath, [join(root, "scripts/start.ts")], env);
+    running.add(launched);
+    await waitUntil(
+      launched,
+      async () => (await request(`${gatewayUrl}/api/v0/sign-in/options`, {})).status === 200,
+      30_000,
+    );
+    durations.push(performance.now() - started);
+    await stop(launched);
+    running.delete(launched);
+  }
+  return durations;
+}
+const firstStarts = measures("first") ? await timeFirstStarts() : [];
+
 // The run measured from here on.
 const stackgate = launch("npm", ["start"]);
 running.add(stackgate);
 await waitUntil(stackgate, firstRealAnswer, 30_000);
 await waitUntil(stackgate, async () => (await request(`${gatewayUrl}/health/ready`, {})).status === 200);
+// The dashboard's server starts once the API answers (its own process, or loaded into the one).
+await waitUntil(stackgate, async () => (await request(`${gatewayUrl}/sign-in`, {})).status === 200);
 const roles = stackgateTree(stackgate.child.pid!);
-for (const role of ["backend", "gateway", "frontend", "supervisor"] as const)
+/** The processes serving: the one, or the three. */
+const services: Role[] = layout === "one" ? ["stackgate"] : ["backend", "gateway", "frontend"];
+for (const role of [...services, "supervisor"] as const)
   if (!roles.has(role)) throw new Error(`no ${role} process found under npm start`);
 const pidOf = (role: Role) => roles.get(role)!;
+/** The process whose memory the backend's targets judge: the backend's, or the one process. */
+const servingRole: Role = layout === "one" ? "stackgate" : "backend";
 
 /** The Node binary a process runs on, with its version. */
 function nodeOf(pid: number) {
@@ -255,7 +294,7 @@ function nodeOf(pid: number) {
   return `${binary} (${execFileSync(binary, ["--version"], { encoding: "utf8" }).trim()})`;
 }
 const npmNode = nodeOf(stackgate.child.pid!);
-const servicesNode = nodeOf(pidOf("backend"));
+const servicesNode = nodeOf(pidOf(servingRole));
 
 // ---------------------------------------------------------------------------------------------
 // Real use, then idle
@@ -290,7 +329,32 @@ if (measures("idle")) {
   await pause(10_000);
 }
 const idle = new Map([...roles].map(([role, pid]) => [role, memoryOf(pid)]));
+/** `FOOTPRINT_SMAPS=1`: where the serving process's idle memory is, by mapping (largest RSS first). */
+const idleMappings = process.env.FOOTPRINT_SMAPS === "1" ? mappingsOf(pidOf(servingRole)) : [];
+
+function mappingsOf(pid: number) {
+  const byName = new Map<string, { rss: number; private: number }>();
+  let name = "";
+  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (header) {
+      name = header[1]!.trim() || "[anonymous]";
+      continue;
+    }
+    const field = /^(Rss|Private_Clean|Private_Dirty):\s+(\d+) kB/.exec(line);
+    if (!field) continue;
+    const entry = byName.get(name) ?? { rss: 0, private: 0 };
+    if (field[1] === "Rss") entry.rss += Number(field[2]) * 1024;
+    else entry.private += Number(field[2]) * 1024;
+    byName.set(name, entry);
+  }
+  return [...byName].sort(([, a], [, b]) => b.rss - a.rss).slice(0, 12);
+}
 const npmMemory = memoryOf(stackgate.child.pid!);
+/** Everything `npm start` leaves running but npm itself (stand-in trivy runs aside): its shell, the supervisor, the service(s). */
+const leftRunning = descendants(stackgate.child.pid!)
+  .filter(({ args }) => !/trivy/.test(args))
+  .map(({ pid }) => memoryOf(pid));
 
 // ---------------------------------------------------------------------------------------------
 // The stack list's added time
@@ -318,7 +382,7 @@ async function timeListing({
       },
       body: JSON.stringify({ limit: 0 }),
     });
-  const cpuBefore = { backend: cpuMsOf(pidOf("backend")), gateway: cpuMsOf(pidOf("gateway")) };
+  const cpuBefore = Object.fromEntries(services.map((role) => [role, cpuMsOf(pidOf(role))]));
   const listThroughGateway = () =>
     request(`${serviceUrl}/api/v0/stacks`, {
       headers: { "x-api-key": apiKey, ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) },
@@ -336,10 +400,9 @@ async function timeListing({
     }
   }
   const rounds = LIST_WARM_UP + LIST_ROUNDS;
-  const cpuPerListing = {
-    backend: (cpuMsOf(pidOf("backend")) - cpuBefore.backend) / rounds,
-    gateway: (cpuMsOf(pidOf("gateway")) - cpuBefore.gateway) / rounds,
-  };
+  const cpuPerListing = Object.fromEntries(
+    services.map((role) => [role, (cpuMsOf(pidOf(role)) - cpuBefore[role]!) / rounds]),
+  );
   return { direct: summarize(direct), throughGateway: summarize(throughGateway), cpuPerListing };
 }
 const listing = measures("list") ? await timeListing() : undefined;
@@ -347,9 +410,10 @@ const compressedListing = measures("list")
   ? await timeListing({ acceptEncoding: "gzip, deflate, br" })
   : undefined;
 // Not judged: how the added time divides between the backend and the gateway's proxying.
-const backendListing = measures("list")
-  ? await timeListing({ serviceUrl: `http://127.0.0.1:${backendPort}` })
-  : undefined;
+const backendListing =
+  measures("list") && layout === "split"
+    ? await timeListing({ serviceUrl: `http://127.0.0.1:${backendPort}` })
+    : undefined;
 
 // ---------------------------------------------------------------------------------------------
 // Peak during deploy bursts
@@ -357,7 +421,7 @@ const backendListing = measures("list")
 const stackNames = (
   JSON.parse((await request(`${gatewayUrl}/api/v0/stacks`, withKey())).text) as { stacks: { name: string }[] }
 ).stacks.map((stack) => stack.name);
-const backendPid = pidOf("backend");
+const backendPid = pidOf(servingRole);
 // Resets VmHWM, so the peak read afterwards is the bursts'.
 writeFileSync(`/proc/${backendPid}/clear_refs`, "5");
 let burstFailures = 0;
@@ -377,6 +441,8 @@ for (let burst = 0; burst < (measures("bursts") ? BURSTS : 0); burst++) {
   deploysPerSecond = Math.max(deploysPerSecond, stackNames.length / ((performance.now() - started) / 1000));
 }
 const burstPeak = memoryOf(backendPid).peak;
+// Once the bursts' garbage is handed back (the backend collects after a quiet spell): after 1,000 deploys.
+const afterDeploys = measures("bursts") ? await settledRss(backendPid, 60_000) : 0;
 
 // ---------------------------------------------------------------------------------------------
 // 5,000 event streams
@@ -424,7 +490,7 @@ if (!measures("streams")) streamFigures = "not measured (FOOTPRINT_SECTIONS)";
 else if (openFileLimit() < NEEDED_OPEN_FILES) {
   streamFigures = `skipped: ${STREAMS} streams need ${NEEDED_OPEN_FILES} open files per process, the limit is ${openFileLimit()} (run \`ulimit -n 16384\` first)`;
 } else {
-  const backend = pidOf("backend");
+  const backend = pidOf(servingRole);
   // Once the bursts' garbage is handed back (the backend collects after a quiet spell).
   const before = await settledRss(backend, 60_000);
   const opened = performance.now();
@@ -446,7 +512,10 @@ await stopProcesses();
 // Report
 
 console.log(
-  `Machine: ${machine()}; load average at the end ${loadavg()[0]!.toFixed(1)} (1 min), ${loadavg()[1]!.toFixed(1)} (5 min)`,
+  `Machine: ${machine()}; ${loadAtStart} at the start, ${loadAverage()} at the end (a shared machine: indicative figures)`,
+);
+console.log(
+  `    layout (STACKGATE_PROCESSES): ${layout === "one" ? "one process (gateway, backend and dashboard)" : "split (three processes)"}`,
 );
 console.log(`    npm runs on ${npmNode}; the supervisor and the services on ${servicesNode}`);
 if (chosenSections.length < SECTIONS.length)
@@ -462,8 +531,14 @@ if (measures("starts")) {
   console.log(
     `\nStart-up: spawn → first GET /api/v0/stacks answered 200 through the gateway (API key, Komodo asked), ${STARTS} restarts each`,
   );
-  startLine("node scripts/start.ts (the supervisor)", supervisorStarts, 500);
+  startLine("node scripts/start.ts (the supervisor)", supervisorStarts, layout === "one" ? 300 : 500);
   startLine("npm start (npm's own start-up included)", npmStarts);
+}
+if (measures("first")) {
+  console.log(
+    `\nFirst start over an empty DATA_DIR (migrations, the admin created): spawn of node scripts/start.ts → first GET /api/v0/sign-in/options answered 200, ${STARTS} times`,
+  );
+  startLine("node scripts/start.ts", firstStarts, layout === "one" ? 400 : undefined);
 }
 
 const memoryLine = (memory: Memory) =>
@@ -473,13 +548,16 @@ console.log(
     ? `\nIdle memory after real use (signed in, a connection saved, ${LISTINGS} listings of ${STACKS} stacks, ${PAGES} × /stacks and /security, ${scannedImages} images scanned)`
     : "\nMemory after start-up (the real use was not measured: FOOTPRINT_SECTIONS)",
 );
-const targets: Record<string, number> = { backend: 100, gateway: 50, frontend: 70 };
-for (const role of ["backend", "gateway", "frontend"] as const) {
+const targets: Record<string, number> =
+  layout === "one" ? { stackgate: 110 } : { backend: 100, gateway: 50, frontend: 70 };
+for (const role of services) {
   const memory = idle.get(role)!;
   console.log(
     `    ${role.padEnd(10)} ${memoryLine(memory)}  (target ≤ ${targets[role]} MiB RSS: ${verdict(memory.rss <= targets[role]! * MiB)})`,
   );
 }
+for (const [name, { rss, private: own }] of idleMappings)
+  console.log(`      ${servingRole} mapping ${name}: RSS ${mib(rss)}, private ${mib(own)}`);
 const supervision = [
   ["npm", npmMemory],
   ["sh", roles.has("shell") ? idle.get("shell")! : { rss: 0, pss: 0, private: 0, peak: 0 }],
@@ -497,11 +575,14 @@ const supervisionTotal = total(supervision.map(([, memory]) => memory));
 console.log(
   `    supervision (npm + sh + supervisor) ${memoryLine(supervisionTotal)}  (target ≤ 60 MiB, judged on private memory, what the machine gets back without them: ${verdict(supervisionTotal.private <= 60 * MiB)}; RSS counts the Node binaries' shared pages once in every process)`,
 );
+const servicesTotal = total(services.map((role) => idle.get(role)!));
+console.log(`    the service${services.length > 1 ? "s together" : ""} ${memoryLine(servicesTotal)}`);
+const leftTotal = total(leftRunning);
 console.log(
-  `    the three services together ${memoryLine(total(["backend", "gateway", "frontend"].map((role) => idle.get(role as Role)!)))}`,
+  `    everything npm start leaves running but npm (${leftRunning.length} processes) ${memoryLine(leftTotal)}${layout === "one" ? `  (target ≤ 120 MiB RSS: ${verdict(leftTotal.rss <= 120 * MiB)})` : ""}`,
 );
 
-if (listing && compressedListing && backendListing) {
+if (listing && compressedListing) {
   const addedP50 = listing.throughGateway.p50 - listing.direct.p50;
   console.log(
     `\nStack list, ${STACKS} stacks, ${LIST_ROUNDS} requests each way after ${LIST_WARM_UP} warm-up, alternated; without Accept-Encoding (uncompressed, as curl and most pipelines ask)`,
@@ -511,24 +592,31 @@ if (listing && compressedListing && backendListing) {
   );
   console.log(`    added at p50: ${ms(addedP50)}  (target ≤ 1.5 ms: ${verdict(addedP50 <= 1.5)})`);
   console.log(
-    `    CPU per listing (user + system, from /proc, warm-up included): backend ${ms(listing.cpuPerListing.backend)}, gateway ${ms(listing.cpuPerListing.gateway)} (not judged)`,
+    `    CPU per listing (user + system, from /proc, warm-up included): ${Object.entries(
+      listing.cpuPerListing,
+    )
+      .map(([role, value]) => `${role} ${ms(value)}`)
+      .join(", ")} (not judged)`,
   );
   console.log(
     `    with Accept-Encoding: gzip, deflate, br (the gateway compresses): through gateway + backend p50 ${ms(compressedListing.throughGateway.p50)}, added ${ms(compressedListing.throughGateway.p50 - compressedListing.direct.p50)} (not judged)`,
   );
-  console.log(
-    `    straight to the backend, no gateway (another ${LIST_ROUNDS} alternated): p50 ${ms(backendListing.throughGateway.p50)}, added ${ms(backendListing.throughGateway.p50 - backendListing.direct.p50)} (not judged)`,
-  );
+  if (backendListing)
+    console.log(
+      `    straight to the backend, no gateway (another ${LIST_ROUNDS} alternated): p50 ${ms(backendListing.throughGateway.p50)}, added ${ms(backendListing.throughGateway.p50 - backendListing.direct.p50)} (not judged)`,
+    );
 }
 
 if (measures("streams")) {
-  console.log(`\n${STREAMS} event streams (GET /api/v0/deploy/events, API key) on the backend`);
+  console.log(
+    `\n${STREAMS} event streams (GET /api/v0/deploy/events, API key) through the gateway, on the ${servingRole} process`,
+  );
   if (typeof streamFigures === "string") console.log(`    ${streamFigures}`);
   else {
     const perStream = (streamFigures.open - streamFigures.before) / STREAMS / 1024;
     const handedBack = streamFigures.after - streamFigures.before <= 10 * MiB;
     console.log(
-      `    backend RSS before ${mib(streamFigures.before)}, with ${STREAMS} open ${mib(streamFigures.open)} (opened in ${streamFigures.openedInSeconds.toFixed(1)} s), after they closed ${mib(streamFigures.after)}`,
+      `    ${servingRole} RSS before ${mib(streamFigures.before)}, with ${STREAMS} open ${mib(streamFigures.open)} (opened in ${streamFigures.openedInSeconds.toFixed(1)} s), after they closed ${mib(streamFigures.after)}`,
     );
     console.log(
       `    per stream: ${perStream.toFixed(1)} KiB  (target ≤ 20 KiB: ${verdict(perStream <= 20)})`,
@@ -544,7 +632,10 @@ if (measures("bursts")) {
     `\n${BURSTS} bursts of ${stackNames.length} concurrent API-key deploys (pull), at most ${deploysPerSecond.toFixed(0)} deploys/s, ${burstFailures} failures`,
   );
   console.log(
-    `    backend peak RSS: ${mib(burstPeak)}  (target ≤ 160 MiB: ${verdict(burstPeak <= 160 * MiB)})`,
+    `    ${servingRole} peak RSS: ${mib(burstPeak)}  (target ≤ 160 MiB: ${verdict(burstPeak <= 160 * MiB)})`,
+  );
+  console.log(
+    `    ${servingRole} RSS once quiet after the ${BURSTS * stackNames.length} deploys: ${mib(afterDeploys)}${layout === "one" ? `  (target ≤ 150 MiB: ${verdict(afterDeploys <= 150 * MiB)})` : ""}`,
   );
 }
 process.exit(0);

@@ -9,14 +9,17 @@
  * after another; each deploy's p99 over the 5,000 streams is printed, and the worst is judged.
  *
  * `BENCH_GATEWAY_SCRIPT` runs another build of the gateway (for example the one before a change).
+ * `BENCH_LAYOUT=one`: through the one process (gateway, backend and dashboard) instead; its RSS is
+ * the one judged, and there is no backend of its own to reach straight.
  * Needs about 11,000 open files per process: `ulimit -n 16384` first.
  */
 
 import { readFileSync } from "node:fs";
 import { request as httpRequest, type IncomingMessage } from "node:http";
-import { loadavg } from "node:os";
 import {
+  benchLayout,
   cpuMs,
+  loadAverage,
   machine,
   ms,
   openFileLimit,
@@ -47,6 +50,11 @@ const { gatewayUrl, backendUrl, apiKey, processes } = await startStackgate({
   gatewayEnv: { MAX_STREAMS_PER_CLIENT: String(2 * STREAMS) },
   gatewayScript: process.env.BENCH_GATEWAY_SCRIPT,
 });
+const layout = benchLayout();
+const loadAtStart = loadAverage();
+/** The process the streams pass through: the gateway's, or the one process. */
+const gatewayProcess = layout === "one" ? processes.stackgate! : processes.gateway!;
+const serving = Object.entries(processes).filter(([name]) => name !== "simulator");
 const MiB = 1024 * 1024;
 const rssOf = (pid: number) =>
   Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) * 1024;
@@ -111,7 +119,7 @@ const stacks = (
 /** Deploys one stack after another; for each, the p99 (and max) from the request to `started` on every stream. */
 async function deployAndTime(streams: Stream[]) {
   const figures: { p50: number; p99: number; max: number; missed: number; status: number }[] = [];
-  const cpuBefore = { gateway: cpuMs(processes.gateway.pid!), backend: cpuMs(processes.backend.pid!) };
+  const cpuBefore = serving.map(([name, child]) => [name, child, cpuMs(child.pid!)] as const);
   for (let round = 0; round < DEPLOYS; round++) {
     for (const stream of streams) {
       stream.startedAt = undefined;
@@ -135,10 +143,9 @@ async function deployAndTime(streams: Stream[]) {
     await pause(1000);
   }
   // CPU the deploys' events cost each process (a second of pauses included: idle costs nothing).
-  const cpu = {
-    gateway: cpuMs(processes.gateway.pid!) - cpuBefore.gateway,
-    backend: cpuMs(processes.backend.pid!) - cpuBefore.backend,
-  };
+  const cpu = Object.fromEntries(
+    cpuBefore.map(([name, child, before]) => [name, cpuMs(child.pid!) - before]),
+  );
   return Object.assign(figures, { cpu });
 }
 
@@ -146,7 +153,7 @@ async function deployAndTime(streams: Stream[]) {
 // that it counts what any gateway that ever served a stream has (compiled code, Node's pools); the
 // RSS at start is printed too.
 await pause(2000);
-const gatewayPid = processes.gateway.pid!;
+const gatewayPid = gatewayProcess.pid!;
 const gatewayAtStart = rssOf(gatewayPid);
 const warmUp = [];
 for (let index = 0; index < WARM_UP_STREAMS; index++) warmUp.push(await openStream(gatewayUrl, index));
@@ -165,11 +172,14 @@ for (let second = 0; second < 15; second++) {
 }
 const gatewayAfter = gatewayAfterEach.at(-1)!;
 
-// Straight to the backend.
-await pause(3000);
-const directStreams = await openStreams(backendUrl);
-const direct = await deployAndTime(directStreams);
-for (const stream of directStreams) stream.response.destroy();
+// Straight to the backend (split only: the one process has no backend port of its own).
+let direct: Awaited<ReturnType<typeof deployAndTime>> | undefined;
+if (layout === "split") {
+  await pause(3000);
+  const directStreams = await openStreams(backendUrl);
+  direct = await deployAndTime(directStreams);
+  for (const stream of directStreams) stream.response.destroy();
+}
 
 const verdict = (ok: boolean) => (ok ? "meets target" : "MISSES target");
 const worst = (figures: { p99: number }[]) => Math.max(...figures.map((figure) => figure.p99));
@@ -180,9 +190,9 @@ const line = (figures: { p50: number; p99: number; max: number; missed: number; 
         `p50 ${ms(figure.p50)} p99 ${ms(figure.p99)} max ${ms(figure.max)}${figure.missed ? ` (${figure.missed} streams missed it; the deploy answered ${figure.status})` : ""}`,
     )
     .join("; ");
-const missed = [...throughGateway, ...direct].reduce((sum, figure) => sum + figure.missed, 0);
+const missed = [...throughGateway, ...(direct ?? [])].reduce((sum, figure) => sum + figure.missed, 0);
 console.log(
-  `Machine: ${machine()}; load average at the end ${loadavg()[0]!.toFixed(1)} (1 min), ${loadavg()[1]!.toFixed(1)} (5 min)`,
+  `Machine: ${machine()}; ${loadAtStart} at the start, ${loadAverage()} at the end; layout ${layout === "one" ? "one process" : "split"}`,
 );
 console.log(
   `\n${STREAMS} event streams (GET /api/v0/deploy/events, API key), ${DEPLOYS} deploys one after another; "started" on every stream, from the deploy request:`,
@@ -190,13 +200,17 @@ console.log(
 console.log(
   `    through the gateway:     ${line(throughGateway)}  (target worst p99 ≤ ${STARTED_P99_TARGET_MS} ms: ${verdict(worst(throughGateway) <= STARTED_P99_TARGET_MS && missed === 0)})`,
 );
-console.log(`    straight to the backend: ${line(direct)}`);
+if (direct) console.log(`    straight to the backend: ${line(direct)}`);
+const cpuLine = (cpu: Record<string, number>) =>
+  Object.entries(cpu)
+    .map(([name, value]) => `${name} ${value.toFixed(0)} ms`)
+    .join(", ");
 console.log(
-  `    CPU for the ${DEPLOYS} deploys' events: through the gateway: gateway ${throughGateway.cpu.gateway.toFixed(0)} ms, backend ${throughGateway.cpu.backend.toFixed(0)} ms; straight: backend ${direct.cpu.backend.toFixed(0)} ms`,
+  `    CPU for the ${DEPLOYS} deploys' events: through the gateway: ${cpuLine(throughGateway.cpu)}${direct ? `; straight: ${cpuLine(direct.cpu)}` : ""}`,
 );
 const kept = (gatewayAfter - gatewayBefore) / MiB;
 console.log(
-  `\nGateway RSS: at start ${(gatewayAtStart / MiB).toFixed(1)} MiB; before the streams (after ${WARM_UP_STREAMS} opened and closed) ${(gatewayBefore / MiB).toFixed(1)} MiB, with ${STREAMS} open ${(gatewayOpen / MiB).toFixed(1)} MiB, after they closed ${(gatewayAfter / MiB).toFixed(1)} MiB (second by second: ${gatewayAfterEach.map((rss) => (rss / MiB).toFixed(0)).join(", ")}) (target: handed back, at most ${KEPT_AFTER_CLOSE_TARGET_MIB} MiB over before: ${verdict(kept <= KEPT_AFTER_CLOSE_TARGET_MIB)})`,
+  `\n${layout === "one" ? "The one process's" : "Gateway"} RSS: at start ${(gatewayAtStart / MiB).toFixed(1)} MiB; before the streams (after ${WARM_UP_STREAMS} opened and closed) ${(gatewayBefore / MiB).toFixed(1)} MiB, with ${STREAMS} open ${(gatewayOpen / MiB).toFixed(1)} MiB, after they closed ${(gatewayAfter / MiB).toFixed(1)} MiB (second by second: ${gatewayAfterEach.map((rss) => (rss / MiB).toFixed(0)).join(", ")}) (target: handed back, at most ${KEPT_AFTER_CLOSE_TARGET_MIB} MiB over before: ${verdict(kept <= KEPT_AFTER_CLOSE_TARGET_MIB)})`,
 );
 await stopProcesses();
 process.exit(0);

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort, standInTrivyPath } from "@stackgate/simulators";
 import { type ReactBuild, reactBuildOf } from "../scripts/react-build.ts";
@@ -48,11 +48,12 @@ export async function startProcess(
   args: string[],
   env: Record<string, string>,
   readyUrl: string,
+  nodeFlags: string[] = [],
 ) {
   const profiling = profileDirectory
     ? ["--cpu-prof", "--cpu-prof-interval=250", `--cpu-prof-dir=${profileDirectory}`]
     : [];
-  const child = spawn(process.execPath, [...profiling, resolve(root, script), ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, ...profiling, resolve(root, script), ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -86,7 +87,12 @@ export function summarize(durations: number[]) {
 
 export const median = (values: number[]) => summarize(values).p50;
 
-const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+/**
+ * Kept-alive connections, each dropped after 4 s idle: before the servers' own keep-alive timeout
+ * (Node's 5 s) closes it, so that a request is never sent down a connection the server is closing
+ * ("socket hang up" under load).
+ */
+const agent = new Agent({ keepAlive: true, maxSockets: 512, timeout: 4000 });
 
 /** A plain HTTP/1.1 request over kept-alive connections; resolves with the status and the body text. */
 export function request(
@@ -117,6 +123,12 @@ export function machine() {
   return `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
 
+/** The machine's load average now (1, 5 and 15 minutes): every figure of a shared machine is printed beside it. */
+export const loadAverage = () =>
+  `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(", ")}`;
+
 export const temporaryDirectory = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
 export const BENCH_KOMODO_KEY = "K_benchbenchbenchbenchbenchbenchbenchbench_K";
@@ -124,8 +136,22 @@ export const BENCH_KOMODO_SECRET = "S_benchbenchbenchbenchbenchbenchbenchbench_S
 const BENCH_PASSWORD = "bench-password-123";
 
 /**
- * The Komodo simulator, the backend and the gateway, each its own process as in production, with
- * the Komodo connection saved and an API key made (named `keyName`).
+ * How the benches run Stackgate (`BENCH_LAYOUT`): `split` (the default until issue 34, and the
+ * control), backend and gateway each their own process; `one`, the whole service as one process
+ * (apps/gateway/src/one-process.ts, the dashboard's self-contained build loaded into it).
+ */
+export const benchLayout = (): "one" | "split" => (process.env.BENCH_LAYOUT === "one" ? "one" : "split");
+
+/**
+ * `BENCH_NODE_FLAGS`: V8 flags for Stackgate's processes (not the simulator), e.g. those `npm start`
+ * gives them (scripts/stackgate.ts); none by default, as this bench always ran them.
+ */
+const benchNodeFlags = () => process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [];
+
+/**
+ * The Komodo simulator, the backend and the gateway, each its own process as in production (or, with
+ * `BENCH_LAYOUT=one`, the one process), with the Komodo connection saved and an API key made (named
+ * `keyName`).
  */
 export async function startStackgate({
   stacks,
@@ -134,6 +160,7 @@ export async function startStackgate({
   gatewayEnv = {},
   backendScript = "apps/backend/src/main.ts",
   gatewayScript = "apps/gateway/src/main.ts",
+  layout = benchLayout(),
 }: {
   stacks: number;
   keyName?: string;
@@ -143,12 +170,37 @@ export async function startStackgate({
   backendScript?: string;
   /** The gateway's entry point (another build of it, to compare). */
   gatewayScript?: string;
+  layout?: "one" | "split";
 }) {
   const [komodoPort, backendPort, gatewayPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const komodoUrl = `http://127.0.0.1:${komodoPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const dataDir = temporaryDirectory("stackgate-bench-");
   const simulator = await startBenchKomodo(komodoPort, stacks);
+  if (layout === "one") {
+    const stackgate = await startProcess(
+      "apps/gateway/src/one-process.ts",
+      [],
+      {
+        PORT: String(gatewayPort),
+        GATEWAY_HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        APP_URL: gatewayUrl,
+        SEED_ADMIN_PASSWORD: BENCH_PASSWORD,
+        LOG_LEVEL: "warn",
+        NODE_ENV: "test",
+        STACKGATE_FRONTEND_ENTRY: join(root, "dist/frontend/server/entry.mjs"),
+        ...backendEnv,
+        ...gatewayEnv,
+      },
+      `${gatewayUrl}/health`,
+      benchNodeFlags(),
+    );
+    const cookie = await signInAsBenchAdmin(gatewayUrl);
+    const apiKey = await connectKomodoAndCreateKey({ gatewayUrl, cookie, komodoUrl, keyName });
+    const processes: Record<string, ChildProcess> = { simulator, stackgate };
+    return { komodoUrl, gatewayUrl, backendUrl: gatewayUrl, dataDir, apiKey, processes };
+  }
   const backend = await startProcess(
     backendScript,
     [],
@@ -162,6 +214,7 @@ export async function startStackgate({
       ...backendEnv,
     },
     `http://127.0.0.1:${backendPort}/doc`,
+    benchNodeFlags(),
   );
   const gateway = await startProcess(
     gatewayScript,
@@ -173,12 +226,14 @@ export async function startStackgate({
       ...gatewayEnv,
     },
     `${gatewayUrl}/health`,
+    benchNodeFlags(),
   );
 
   const cookie = await signInAsBenchAdmin(gatewayUrl);
   const apiKey = await connectKomodoAndCreateKey({ gatewayUrl, cookie, komodoUrl, keyName });
   const backendUrl = `http://127.0.0.1:${backendPort}`;
-  return { komodoUrl, gatewayUrl, backendUrl, dataDir, apiKey, processes: { simulator, backend, gateway } };
+  const processes: Record<string, ChildProcess> = { simulator, backend, gateway };
+  return { komodoUrl, gatewayUrl, backendUrl, dataDir, apiKey, processes };
 }
 
 /** The Komodo simulator as its own process, with the bench's key and secret and instant updates. */

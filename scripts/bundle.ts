@@ -1,4 +1,5 @@
-// Single-file builds of the gateway and the backend, for the container images: one ES module per
+// Single-file builds of the gateway, the backend and the whole service in one process (`stackgate.mjs`
+// beside the backend's `main.mjs`), for `npm start` and the container images: one ES module per
 // entry point with every dependency inside, so an image carries a few megabytes of JavaScript instead
 // of the ~400 MB node_modules tree a workspace install brings (TypeScript, drizzle-kit, Scalar's whole
 // source tree, the dashboard's build tools). What cannot be bundled is copied beside it:
@@ -107,6 +108,10 @@ const backendDir = join(outDir, "backend");
 await bundle(
   {
     main: join(root, "apps/backend/src/main.ts"),
+    // The whole service in one process: beside the backend's build, whose migrations, Scalar bundle
+    // and better-sqlite3 it uses, sharing its chunks. The dashboard's server is loaded at run time
+    // (STACKGATE_FRONTEND_ENTRY; its own build, dist/frontend).
+    stackgate: join(root, "apps/gateway/src/one-process.ts"),
     "reset-password": join(root, "apps/backend/src/identity/sessions/reset-password.ts"),
     "copy-to-postgres": join(root, "apps/backend/src/db/copy-to-postgres.ts"),
   },
@@ -133,4 +138,4 @@ const wantedBinary = (name: string) =>
 for (const binary of readdirSync(join(sqliteDir, "prebuilds")).filter(wantedBinary))
   cpSync(join(sqliteDir, "prebuilds", binary), join(sqliteTarget, "prebuilds", binary));
 
-console.log(`Bundled the gateway and the backend into ${outDir}`);
+console.log(`Bundled the gateway, the backend and the one process into ${outDir}`);

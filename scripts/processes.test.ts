@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@stackgate/simulators";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SupervisorOptions } from "./processes.ts";
 
 const directory = mkdtempSync(join(tmpdir(), "stackgate-launcher-"));
@@ -33,7 +33,7 @@ const supervisorFile = join(directory, "supervisor.mjs");
 function launch(
   specs: Array<{ name: string; file: string; startWhenAnswering?: string }>,
   options: SupervisorOptions = {},
-  how: "runTogether" | "superviseInFreshNode" = "runTogether",
+  how: "runTogether" | "superviseInFreshNode" | "superviseInShell" = "runTogether",
 ) {
   const specsSource = JSON.stringify(
     specs.map((spec, index) => ({
@@ -46,7 +46,9 @@ function launch(
   const call =
     how === "runTogether"
       ? `runTogether(${specsSource}, ${JSON.stringify(options)})`
-      : `superviseInFreshNode(${specsSource}, ${JSON.stringify(supervisorFile)}, ${JSON.stringify(options)})`;
+      : how === "superviseInShell"
+        ? `superviseInShell(${specsSource}[0], ${JSON.stringify(options)})`
+        : `superviseInFreshNode(${specsSource}, ${JSON.stringify(supervisorFile)}, ${JSON.stringify(options)})`;
   const launcher = child(
     `launcher-${how}-${specs.map((spec) => spec.name).join("-")}`,
     `import { ${how} } from ${JSON.stringify(join(import.meta.dirname, "processes.ts"))};
@@ -180,4 +182,70 @@ it("starts a process that waits for a URL only once that URL answers", async () 
   expect(output.indexOf("server listening")).toBeLessThan(output.indexOf("steady up"));
   run.process.kill("SIGTERM");
   expect(await run.exited).toBe(0);
+});
+
+describe("the one process's supervisor, in the shell", () => {
+  /** Its lines are the process's own, without a prefix. */
+  const pids = (output: string) =>
+    [...output.matchAll(/steady up pid=(\d+)/g)].map((match) => Number(match[1]));
+  const rssKiB = (pid: number) =>
+    Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN);
+
+  it("replaces the launcher with a shell of about a megabyte, restarts the process after kill -9, and passes SIGTERM on", async () => {
+    const run = launch(
+      [{ name: "stackgate", file: steady }],
+      { firstRestartDelayMs: 50 },
+      "superviseInShell",
+    );
+    await expect.poll(() => pids(run.output()), patiently).toHaveLength(1);
+    const command = readFileSync(`/proc/${run.process.pid}/cmdline`, "utf8").split("\0");
+    expect(command[0]).toBe("/bin/sh");
+    expect(command).toContain("stackgate-supervisor");
+    expect(rssKiB(run.process.pid!)).toBeLessThan(5 * 1024);
+
+    const [first] = pids(run.output());
+    process.kill(first!, "SIGKILL");
+    await expect.poll(() => pids(run.output()), patiently).toHaveLength(2);
+    expect(run.output()).toContain(
+      "stackgate stopped (killed by SIGKILL); restarting it in 0.050 s (crash 1 in a row).",
+    );
+    expect(run.output()).not.toContain("Killed");
+
+    run.process.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toContain("steady got SIGTERM");
+  });
+
+  it("waits twice as long before each restart while the process keeps crashing", async () => {
+    const run = launch(
+      [{ name: "dying", file: dying }],
+      { firstRestartDelayMs: 20, maxRestartDelayMs: 80 },
+      "superviseInShell",
+    );
+    await expect.poll(() => run.output(), patiently).toContain("(crash 4 in a row)");
+    expect(run.output()).toContain(
+      "dying stopped (exit code 3); restarting it in 0.020 s (crash 1 in a row).",
+    );
+    expect(run.output()).toContain("restarting it in 0.040 s (crash 2 in a row).");
+    expect(run.output()).toContain("restarting it in 0.080 s (crash 3 in a row).");
+    expect(run.output()).toContain("restarting it in 0.080 s (crash 4 in a row).");
+    run.process.kill("SIGINT");
+    expect(await run.exited).toBe(0);
+  });
+
+  it("stops with exit 1, without a restart, when the process reports a configuration error", async () => {
+    const run = launch([{ name: "stackgate", file: misconfigured }], {}, "superviseInShell");
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain("PORT is taken: set PORT to a free port.");
+    expect(run.output()).toContain("stackgate cannot start (see its message above).");
+    expect(run.output()).not.toContain("restarting");
+  });
+
+  it("stops the process on Ctrl-C (SIGINT) and exits cleanly", async () => {
+    const run = launch([{ name: "stackgate", file: steady }], {}, "superviseInShell");
+    await expect.poll(() => pids(run.output()), patiently).toHaveLength(1);
+    run.process.kill("SIGINT");
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toContain("steady got SIGTERM");
+  });
 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire, stripTypeScriptTypes } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -198,4 +198,79 @@ runTogether(handedOver.specs, handedOver.options);
     ...process.env,
     [SPECS_VARIABLE]: JSON.stringify({ specs, options }),
   });
+}
+
+/**
+ * The supervisor of the one process, in the POSIX shell: it waits, restarts the process after a crash
+ * (the wait doubling while it keeps crashing, from `first` up to `max` ms, back to `first` after a run
+ * of `stable` s), stops when it exits with CONFIG_ERROR_EXIT_CODE, and passes SIGTERM and SIGINT on
+ * (exiting with the process's code once it stopped). Its arguments: first, max, stable, name, then
+ * the command.
+ */
+const SHELL_SUPERVISOR = `
+first=$1 max=$2 stable=$3 name=$4
+shift 4
+crashes=0 child= stopping=
+trap 'stopping=1; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null' TERM INT
+while :; do
+  started=$(date +%s)
+  "$@" &
+  child=$!
+  while :; do
+    # (no "Killed" line from the shell: the line below says what happened)
+    wait "$child" 2>/dev/null
+    code=$?
+    kill -0 "$child" 2>/dev/null || break
+  done
+  child=
+  [ -n "$stopping" ] && exit "$code"
+  if [ "$code" -eq ${CONFIG_ERROR_EXIT_CODE} ]; then
+    echo "$name cannot start (see its message above)." >&2
+    exit 1
+  fi
+  if [ $(($(date +%s) - started)) -ge "$stable" ]; then crashes=1; else crashes=$((crashes + 1)); fi
+  delay=$first step=1
+  while [ "$step" -lt "$crashes" ] && [ "$delay" -lt "$max" ]; do delay=$((delay * 2)) step=$((step + 1)); done
+  [ "$delay" -gt "$max" ] && delay=$max
+  if [ "$code" -gt 128 ]; then how="killed by SIG$(kill -l $((code - 128)))"; else how="exit code $code"; fi
+  seconds=$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))
+  echo "$name stopped ($how); restarting it in $seconds s (crash $crashes in a row)." >&2
+  sleep "$seconds" &
+  wait $! 2>/dev/null
+  [ -n "$stopping" ] && exit 0
+done
+`;
+
+/**
+ * Runs one process for the whole run under a supervisor that costs next to nothing: this process is
+ * replaced (same process id, so Ctrl-C and npm's signals still reach it) by the POSIX shell running
+ * SHELL_SUPERVISOR, about 1 MiB where a Node supervisor keeps 40 or more. The process's output goes
+ * straight to this one's (one process: no prefix to add). Where Node cannot replace a process or
+ * there is no /bin/sh (Windows), it supervises from this process.
+ */
+export function superviseInShell(
+  spec: ProcessSpec,
+  { firstRestartDelayMs = 1000, maxRestartDelayMs = 30_000, stableAfterMs = 60_000 }: SupervisorOptions = {},
+) {
+  const shell = "/bin/sh";
+  if (typeof process.execve !== "function" || process.platform === "win32" || !existsSync(shell))
+    return runTogether([spec], { firstRestartDelayMs, maxRestartDelayMs, stableAfterMs });
+  const whole = (ms: number) => String(Math.max(1, Math.round(ms)));
+  process.execve(
+    shell,
+    [
+      shell,
+      "-c",
+      SHELL_SUPERVISOR,
+      // $0: what the process list shows for the supervisor.
+      `${spec.name}-supervisor`,
+      whole(firstRestartDelayMs),
+      whole(maxRestartDelayMs),
+      String(Math.max(1, Math.round(stableAfterMs / 1000))),
+      spec.name,
+      process.execPath,
+      ...spec.args,
+    ],
+    { ...process.env, ...spec.env } as Record<string, string>,
+  );
 }

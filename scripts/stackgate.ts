@@ -6,6 +6,8 @@ export const root = join(import.meta.dirname, "..");
 const bundleEntries = {
   backend: join(root, "dist/bundle/backend/main.mjs"),
   gateway: join(root, "dist/bundle/gateway/main.mjs"),
+  /** The whole service in one process (apps/gateway/src/one-process.ts), beside the backend's build. */
+  one: join(root, "dist/bundle/backend/stackgate.mjs"),
 };
 /**
  * The dashboard's server as `npm start` runs it: a build of its own with every dependency inside (as
@@ -103,18 +105,56 @@ const backendMalloc = { MALLOC_ARENA_MAX: "2", MALLOC_TRIM_THRESHOLD_: "131072" 
  */
 const baselineCompilersOnly = "--max-opt=1";
 
+/**
+ * How `npm start` and `npm run demo` run the service (`STACKGATE_PROCESSES`): `one` (the default), the
+ * gateway, the backend and the dashboard's server in one Node process; `split`, each its own process,
+ * as compose.yml and compose.ha.yml run them.
+ */
+export type Layout = "one" | "split";
+
+/** The layout `STACKGATE_PROCESSES` asks for; one line and exit 78 for anything else. */
+export function layoutOf(env: NodeJS.ProcessEnv = process.env): Layout {
+  const value = env.STACKGATE_PROCESSES?.trim() || "one";
+  if (value === "one" || value === "split") return value;
+  console.error(
+    `Stackgate cannot start: STACKGATE_PROCESSES is "${value}": set it to one (the whole service in one process) or split (gateway, backend and dashboard as processes of their own), or unset it.`,
+  );
+  process.exit(78);
+}
+
 const packageVersion = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string })
   .version;
 
-/** Gateway, backend and frontend, wired to each other from the environment. */
-export function stackgateProcesses(env: NodeJS.ProcessEnv = process.env): ProcessSpec[] {
+/**
+ * The process that runs the whole service, or (`split`) gateway, backend and frontend, wired to each
+ * other from the environment.
+ */
+export function stackgateProcesses(
+  env: NodeJS.ProcessEnv = process.env,
+  layout: Layout = layoutOf(env),
+): ProcessSpec[] {
   env.STACKGATE_VERSION ??= packageVersion;
   const port = env.PORT ?? "8080";
+  // V8's code cache on disk: a restart compiles the builds' few megabytes of JavaScript only once.
+  env.NODE_COMPILE_CACHE ??= join(root, "dist/compile-cache");
+  if (layout === "one")
+    return [
+      {
+        name: "stackgate",
+        // The backend's flags (its work is the JavaScript-bound part), and its malloc settings.
+        args: [...backendV8Flags, bundleEntries.one],
+        env: {
+          PORT: port,
+          APP_URL: env.APP_URL ?? `http://localhost:${port}`,
+          STACKGATE_FRONTEND_ENTRY: frontendEntry,
+          ...backendMalloc,
+        },
+        color: 36,
+      },
+    ];
   const backendPort = env.BACKEND_PORT ?? "3000";
   const frontendPort = env.FRONTEND_PORT ?? "4321";
   const backendUrl = `http://127.0.0.1:${backendPort}`;
-  // V8's code cache on disk: a restart compiles the builds' few megabytes of JavaScript only once.
-  env.NODE_COMPILE_CACHE ??= join(root, "dist/compile-cache");
   return [
     {
       name: "backend",

@@ -18,9 +18,25 @@ function leanServerCode() {
     name: "stackgate:lean-server-code",
     configEnvironment(name) {
       if (name !== "client")
-        return { build: { rolldownOptions: { output: { charset: "ascii", comments: false } } } };
+        return {
+          build: { rolldownOptions: { output: { charset: "ascii", comments: false } } },
+          ...productionServerCode(),
+        };
     },
   };
+}
+
+/**
+ * The self-contained server (npm start's and the images') carries React inside, whose server code
+ * picks its production or development build by NODE_ENV: fixed to production at build time, as the
+ * dashboard's own process always ran it. In the one process that runs the whole service, NODE_ENV is
+ * the backend's (unset outside production), and the development build took 1.5-2 × the CPU per page
+ * (bench/RESULTS.md); the other build is left out of the bundle.
+ */
+function productionServerCode() {
+  return process.env.STACKGATE_FRONTEND_SELF_CONTAINED === "1"
+    ? { define: { "process.env.NODE_ENV": JSON.stringify("production") } }
+    : {};
 }
 
 /**

@@ -1,9 +1,13 @@
-// The container test (npm run test:containers): builds the three images from a clean clone with
-// podman, starts the project's compose.yml (only the Trivy service swapped for a stand-in) and uses
-// Stackgate through the published port as an operator and a pipeline would: health, sign-in,
-// connecting the Komodo simulator running on this host, listing, a deploy with an API key, a scan
-// inside the backend container; then `down` and `up` with the volume kept, and everything is still
-// there. How podman works on these machines: shared/design/CONTAINERS-HERE.md.
+// The container test (npm run test:containers): builds the four images from a clean clone with
+// podman. The one-container install first (`stackgate`, run as the README says, with nothing but a
+// port and a volume): its generated first password from the log, sign-in, a key deploy against the
+// Komodo simulator running on this host, a scan by its own Trivy server's client, one Node process
+// inside; then the container replaced by a new one on the same volume, and everything is still there.
+// Then the project's compose.yml (only the Trivy service swapped for a stand-in), used through the
+// published port as an operator and a pipeline would: health, sign-in, connecting the simulator,
+// listing, a deploy with an API key, a scan inside the backend container; then `down` and `up` with
+// the volume kept, and everything is still there; then compose.ha.yml. How podman works on these
+// machines: shared/design/CONTAINERS-HERE.md.
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,10 +24,18 @@ const base = "localhost/node:24-bookworm-slim";
 const trivyStandIn = "localhost/stackgate-trivy-stand-in:test";
 const postgresStandIn = "localhost/stackgate-postgres-stand-in:test";
 const imagePrefix = "localhost/stackgate";
-const tag = "test";
-const project = "stackgate-container-test";
-/** Megabytes each image may add on top of the base image. */
-const sizeTargets = { gateway: 5, backend: 80, frontend: 60 };
+/** STACKGATE_CONTAINER_TEST_TAG: another tag (and project), for a run beside another one on the machine. */
+const tag = process.env.STACKGATE_CONTAINER_TEST_TAG || "test";
+const project = tag === "test" ? "stackgate-container-test" : `stackgate-container-test-${tag}`;
+/**
+ * Megabytes each image may add on top of the base image (with the stand-in Trivy: the real one adds
+ * its own size to `stackgate` and `backend`).
+ */
+const sizeTargets = { stackgate: 120, gateway: 5, backend: 80, frontend: 60 };
+const targets = ["stackgate", "gateway", "backend", "frontend"] as const;
+/** The one container's image is `stackgate`; the split ones `stackgate-<target>` (compose.yml's names). */
+const imageOf = (target: (typeof targets)[number] | string) =>
+  target === "stackgate" ? `${imagePrefix}/stackgate:${tag}` : `${imagePrefix}/stackgate-${target}:${tag}`;
 
 const work = mkdtempSync(join(tmpdir(), "stackgate-containers-"));
 const port = 20_000 + Math.floor(Math.random() * 10_000);
@@ -134,9 +146,9 @@ function buildImages() {
   // A clean clone: only what is committed goes into the images.
   const clone = join(work, "clone");
   run("git", ["clone", "-q", repo, clone]);
-  for (const target of ["gateway", "backend", "frontend"] as const) {
+  for (const target of targets) {
     started = performance.now();
-    buildImage(`${imagePrefix}/stackgate-${target}:${tag}`, ".", {
+    buildImage(imageOf(target), ".", {
       cwd: clone,
       args: [
         "--build-arg",
@@ -160,7 +172,7 @@ async function checkImages() {
   const baseBytes = imageBytes(base);
   for (const [target, limit] of Object.entries(sizeTargets)) {
     await check(`${target} adds at most ${limit} MB to the base image`, () => {
-      const added = megabytes(imageBytes(`${imagePrefix}/stackgate-${target}:${tag}`) - baseBytes);
+      const added = megabytes(imageBytes(imageOf(target)) - baseBytes);
       console.log(`      ${target}: ${added.toFixed(1)} MB added (target ≤ ${limit} MB)`);
       assert(added <= limit, `${target} adds ${added.toFixed(1)} MB`);
     });
@@ -247,9 +259,9 @@ async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** The address containers reach this host at: the compose network's gateway. */
-function hostAddressFromContainers(): string {
-  const [network] = JSON.parse(run("podman", ["network", "inspect", `${project}_default`])) as {
+/** The address containers reach this host at: the compose network's (or `network`'s) gateway. */
+function hostAddressFromContainers(name = `${project}_default`): string {
+  const [network] = JSON.parse(run("podman", ["network", "inspect", name])) as {
     subnets: { gateway: string }[];
   }[];
   return network.subnets[0].gateway;
@@ -259,11 +271,18 @@ function hostAddressFromContainers(): string {
 
 class Session {
   cookie = "";
+  /** The origin the browser would send: compose's APP_URL, or the address used (the one container's). */
+  readonly origin: string;
+  readonly credentials: { email: string; password: string };
+  constructor(origin = composeEnv.APP_URL, credentials: { email: string; password: string } = admin) {
+    this.origin = origin;
+    this.credentials = credentials;
+  }
   async signIn() {
     const response = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: composeEnv.APP_URL },
-      body: JSON.stringify({ email: admin.email, password: admin.password }),
+      headers: { "content-type": "application/json", origin: this.origin },
+      body: JSON.stringify(this.credentials),
     });
     assert(response.ok, `sign-in answered ${response.status}: ${await response.text()}`);
     this.cookie = response.headers
@@ -277,7 +296,7 @@ class Session {
       method,
       headers: {
         cookie: this.cookie,
-        origin: composeEnv.APP_URL,
+        origin: this.origin,
         ...(body === undefined ? {} : { "content-type": "application/json" }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -289,8 +308,8 @@ class Session {
 }
 
 /** Saves the simulator on the host as the Komodo connection, as a person would; returns its URL. */
-async function saveKomodoConnection(session: Session, komodo: KomodoSimulator) {
-  const url = `http://${hostAddressFromContainers()}:${komodo.port}`;
+async function saveKomodoConnection(session: Session, komodo: KomodoSimulator, network?: string) {
+  const url = `http://${hostAddressFromContainers(network)}:${komodo.port}`;
   await session.request("POST", "/api/v0/deploy/credentials", {
     name: "host komodo",
     url,
@@ -451,6 +470,168 @@ async function operatorTools() {
   );
 }
 
+// --- The one container --------------------------------------------------------------------------
+
+const oneName = `${project}_one`;
+const oneVolume = `${project}_one-data`;
+const oneImage = imageOf("stackgate");
+
+/** `docker run -p <port>:8080 -v <volume>:/data <image>`, as the README's small install: nothing else. */
+function runOneContainer() {
+  run("podman", ["run", "-d", "--name", oneName, "-p", `${port}:8080`, "-v", `${oneVolume}:/data`, oneImage]);
+}
+
+function removeOneContainer() {
+  try {
+    run("podman", ["rm", "-f", "-t", "10", oneName]);
+  } catch {}
+}
+
+/** The command lines of the processes running in the one container. */
+function processesInOneContainer(): string[] {
+  return run("podman", [
+    "exec",
+    oneName,
+    "sh",
+    "-c",
+    "for p in /proc/[0-9]*; do [ -r $p/cmdline ] && tr '\\0' ' ' < $p/cmdline && echo; done",
+  ])
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+async function oneContainer(komodo: KomodoSimulator) {
+  step("The one container (stackgate): docker run -p …:8080 -v …:/data, nothing else");
+  removeOneContainer();
+  try {
+    run("podman", ["volume", "rm", "-f", oneVolume]);
+  } catch {}
+  let started = performance.now();
+  runOneContainer();
+  await waitFor(
+    "the one container to answer /health/ready",
+    async () => (await fetch(`${baseUrl}/health/ready`)).ok,
+  );
+  console.log(`  running and ready (${seconds(started)})`);
+  const password = /password: +(\S+)/.exec(run("podman", ["logs", oneName]))?.[1] ?? "";
+  const credentials = { email: "admin@stackgate.local", password };
+  const session = new Session(baseUrl, credentials);
+  let key = "";
+  let stack = "";
+  await check(
+    "it prints the first admin's generated password in its log, and that admin signs in",
+    async () => {
+      assert(password !== "", `no password in the log:\n${run("podman", ["logs", oneName])}`);
+      await session.signIn();
+    },
+  );
+  await check(
+    "the gateway, the backend and the dashboard run as one Node process; Trivy's server beside it",
+    () => {
+      const processes = processesInOneContainer();
+      // The stand-in Trivy is a Node script too: left out.
+      const node = processes.filter((line) => /^node /.test(line) && !line.includes("/usr/local/bin/trivy"));
+      assert(node.length === 1 && node[0]!.includes("stackgate.mjs"), `processes: ${processes.join(" | ")}`);
+      assert(
+        processes.some((line) =>
+          line.includes("trivy server --listen 127.0.0.1:4954 --cache-dir /data/trivy-cache"),
+        ),
+        `no Trivy server: ${processes.join(" | ")}`,
+      );
+      assert(run("podman", ["exec", oneName, "id", "-u"]) !== "0", "it runs as root");
+    },
+  );
+  await check("it serves the sign-in page, and the dashboard's pages once signed in", async () => {
+    assert((await (await fetch(`${baseUrl}/sign-in`)).text()).includes("<title>Sign in"), "no sign-in page");
+    const page = await fetch(`${baseUrl}/settings`, { headers: { cookie: session.cookie } });
+    assert(page.status === 200, `the settings page answered ${page.status}`);
+  });
+  await check(
+    "a pipeline's deploy with an API key against the simulator on the host is answered and recorded",
+    async () => {
+      await saveKomodoConnection(session, komodo, "podman");
+      stack = (await session.request("GET", "/api/v0/stacks")).stacks[0].name;
+      key = (await session.request("POST", "/api/v0/apikeys", { name: "pipeline" })).key;
+      const deploy = await withKey(key, "POST", "/api/v0/deploy", { stack, action: "pull" });
+      assert(deploy.status === 200 && deploy.body.success === true, `deploy: ${JSON.stringify(deploy)}`);
+      const { history } = (await session.request("GET", "/api/v0/history")) as { history: HistoryRow[] };
+      assert(
+        history.some((row) => row.stack === stack && row.actor === "API Key: pipeline"),
+        `history: ${JSON.stringify(history)}`,
+      );
+    },
+  );
+  await check(
+    "a scan runs trivy inside the container against its own Trivy server and ends done",
+    async () => {
+      const { stacks } = (await session.request("GET", "/api/v0/stacks")) as {
+        stacks: { images: string[] }[];
+      };
+      const image = stacks[0]!.images[0]!;
+      await session.request("POST", "/api/v0/security/scan", { images: [image] });
+      const query = `/api/v0/security/image?image=${encodeURIComponent(image)}`;
+      let status = "";
+      await waitFor(`the scan of ${image}`, async () => {
+        status = (await session.request("GET", query)).status;
+        return status === "done" || status === "failed";
+      });
+      assert(status === "done", `the scan ended ${status}`);
+      const healthz = run("podman", [
+        "exec",
+        oneName,
+        "node",
+        "-e",
+        "fetch('http://127.0.0.1:4954/healthz').then(r=>console.log(r.status))",
+      ]);
+      assert(healthz === "200", `the Trivy server answered ${healthz}`);
+    },
+  );
+
+  step("The one container replaced by a new one on the same volume");
+  started = performance.now();
+  removeOneContainer();
+  runOneContainer();
+  await waitFor(
+    "the new container to answer /health/ready",
+    async () => (await fetch(`${baseUrl}/health/ready`)).ok,
+  );
+  console.log(`  replaced and ready (${seconds(started)})`);
+  const again = new Session(baseUrl, credentials);
+  await check("the same admin signs in with the same password, which the log no longer prints", async () => {
+    await again.signIn();
+    assert(!run("podman", ["logs", oneName]).includes(password), "the password is printed again");
+  });
+  await check(
+    "the Komodo connection (sealed with the generated secret, kept in the volume) still works",
+    async () => {
+      const { stacks } = await again.request("GET", "/api/v0/stacks");
+      assert(stacks.length === 3, `listed ${stacks.length} stacks`);
+    },
+  );
+  await check("the API key still deploys, and the history holds both deploys", async () => {
+    const deploy = await withKey(key, "POST", "/api/v0/deploy", { stack, action: "pull" });
+    assert(deploy.status === 200, `deploy: ${JSON.stringify(deploy)}`);
+    const { history } = (await again.request("GET", "/api/v0/history")) as { history: HistoryRow[] };
+    const ours = history.filter((row) => row.stack === stack && row.actor === "API Key: pipeline");
+    assert(ours.length === 2, `history: ${JSON.stringify(history)}`);
+  });
+  await check("reset-password inside the container sets a new password", async () => {
+    const output = run("podman", ["exec", oneName, "node", "reset-password.mjs", credentials.email]);
+    const reset = /password:\s*(\S+)/i.exec(output)?.[1];
+    assert(reset && reset !== password, `no new password in: ${output}`);
+    await new Session(baseUrl, { ...credentials, password: reset }).signIn();
+  });
+  await check("it stops within 10 s on docker stop, exiting 0", () => {
+    const stopStarted = performance.now();
+    run("podman", ["stop", "-t", "10", oneName]);
+    const code = run("podman", ["inspect", "--format", "{{.State.ExitCode}}", oneName]);
+    assert(code === "0", `exit code ${code}`);
+    assert(performance.now() - stopStarted < 10_000, "took the full 10 s");
+  });
+  removeOneContainer();
+}
+
 // --- compose.ha.yml ------------------------------------------------------------------------------
 
 async function severalBackends(komodo: KomodoSimulator) {
@@ -542,6 +723,7 @@ try {
   await compose("down", "-v", "--remove-orphans");
   // Reachable from the containers for the test's duration only; nothing else may connect.
   komodo = await startKomodoSimulator({ host: "0.0.0.0", stacks: 3, faults: { updateDelayMs: 50 } });
+  await oneContainer(komodo);
   runHealthChecks();
   await composeUp();
   const world = await firstUse(komodo);
@@ -560,9 +742,16 @@ try {
   try {
     console.log(await compose("logs", "--no-color", "--tail", "40"));
   } catch {}
+  try {
+    console.log(run("podman", ["logs", "--tail", "40", oneName]));
+  } catch {}
   console.log(healthReport());
 } finally {
   if (healthLoop) clearInterval(healthLoop);
+  removeOneContainer();
+  try {
+    run("podman", ["volume", "rm", "-f", oneVolume]);
+  } catch {}
   await compose("down", "-v", "--remove-orphans").catch(() => {});
   await komodo?.close();
   if (podmanService?.pid) process.kill(-podmanService.pid, "SIGTERM");

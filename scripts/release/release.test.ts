@@ -23,12 +23,15 @@ const runs = (job: string) =>
     .map((step) => String(step.run ?? ""))
     .join("\n");
 
-test("the CLI's image, the GitLab template's default, is built for amd64 and arm64 and pushed as the template names it", () => {
+test("the one-container image, the split images and the CLI's image (the GitLab template's default) are built for amd64 and arm64 and pushed as the template names it", () => {
   const images = workflow.jobs.images;
-  const cli = images.strategy.matrix.include.find(
-    (entry: { component: string }) => entry.component === "cli",
-  );
-  expect(cli).toEqual({ component: "cli", file: "packages/cli/Containerfile", target: "" });
+  expect(images.strategy.matrix.include).toEqual([
+    { image: "stackgate", file: "Dockerfile", target: "stackgate" },
+    { image: "stackgate-gateway", file: "Dockerfile", target: "gateway" },
+    { image: "stackgate-backend", file: "Dockerfile", target: "backend" },
+    { image: "stackgate-frontend", file: "Dockerfile", target: "frontend" },
+    { image: "stackgate-cli", file: "packages/cli/Containerfile", target: "" },
+  ]);
   const build = images.steps.find((step: { uses?: string }) =>
     step.uses?.startsWith("docker/build-push-action"),
   );
@@ -42,7 +45,7 @@ test("the CLI's image, the GitLab template's default, is built for amd64 and arm
     .split("\n")
     .at(-1)!
     .replace(expr("env.IMAGE_PREFIX"), "ghcr.io/stackgate")
-    .replace(expr("matrix.component"), "cli");
+    .replace(expr("matrix.image"), "stackgate-cli");
   expect(images.env.IMAGE_PREFIX).toContain("'ghcr.io/stackgate'");
   const template = parse(readFileSync(join(repo, "ci/gitlab/stackgate.gitlab-ci.yml"), "utf8"));
   expect(template[".stackgate-deploy"].variables.STACKGATE_CLI_IMAGE).toBe(latest);

@@ -1,7 +1,10 @@
 /**
  * Starts the whole Stackgate service (backend, frontend, gateway) as real child processes on free
  * ports with a fresh data directory, for browser tests. The frontend must be built first
- * (`astro build`); the backend and gateway run from source.
+ * (`astro build`); the backend and gateway run from source. With the layout `one`
+ * (`STACKGATE_E2E_PROCESSES=one`, or the option) the three run as the one process `npm start` runs
+ * (apps/gateway/src/one-process.ts) with that build as its dashboard; `backend`, `frontend` and
+ * `gateway` are then that one process.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -57,6 +60,8 @@ export interface StartStackgateOptions {
   env?: Partial<Record<ServiceName, Record<string, string>>>;
   /** The gateway's port, when a test must know the public origin before the start (an OpenID Provider's callback). */
   gatewayPort?: number;
+  /** Three processes (`split`, the default) or the one process (`one`); `STACKGATE_E2E_PROCESSES` sets the default. */
+  layout?: "one" | "split";
 }
 
 export async function startStackgate(options: StartStackgateOptions = {}): Promise<Stackgate> {
@@ -78,6 +83,51 @@ export async function startStackgate(options: StartStackgateOptions = {}): Promi
   const frontendUrl = `http://127.0.0.1:${frontendPort}`;
 
   const started: RunningService[] = [];
+  const secret = randomBytes(32).toString("hex");
+  if ((options.layout ?? process.env.STACKGATE_E2E_PROCESSES ?? "split") === "one") {
+    try {
+      const one = await startService({
+        name: "gateway",
+        url: baseUrl,
+        args: [join(repoRoot, "apps/gateway/src/one-process.ts")],
+        env: {
+          ...options.env?.backend,
+          ...options.env?.frontend,
+          ...options.env?.gateway,
+          PORT: String(gatewayPort),
+          GATEWAY_HOST: "127.0.0.1",
+          DATA_DIR: dataDir,
+          APP_URL: baseUrl,
+          BETTER_AUTH_SECRET: secret,
+          SEED_ADMIN_EMAIL: admin.email,
+          SEED_ADMIN_PASSWORD: admin.password,
+          SEED_ADMIN_NAME: admin.name,
+          LOG_LEVEL: options.env?.backend?.LOG_LEVEL ?? "warn",
+          STACKGATE_FRONTEND_ENTRY: frontendEntry,
+          // As in the container: React's production build for the pages.
+          NODE_ENV: "production",
+        },
+        readyPath: "/api/auth/get-session",
+        onStarted: (service) => started.push(service),
+      });
+      return {
+        baseUrl,
+        backend: one,
+        frontend: one,
+        gateway: one,
+        dataDir,
+        admin,
+        async stop() {
+          await one.stop();
+          await rm(dataDir, { recursive: true, force: true });
+        },
+      };
+    } catch (error) {
+      await Promise.all(started.map((service) => service.stop()));
+      await rm(dataDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
   try {
     const services = await Promise.all([
       startService({
@@ -89,7 +139,7 @@ export async function startStackgate(options: StartStackgateOptions = {}): Promi
           BACKEND_PORT: String(backendPort),
           DATA_DIR: dataDir,
           APP_URL: baseUrl,
-          BETTER_AUTH_SECRET: randomBytes(32).toString("hex"),
+          BETTER_AUTH_SECRET: secret,
           SEED_ADMIN_EMAIL: admin.email,
           SEED_ADMIN_PASSWORD: admin.password,
           SEED_ADMIN_NAME: admin.name,

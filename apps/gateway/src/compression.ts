@@ -28,7 +28,7 @@ export const IMMUTABLE = "public, max-age=31536000, immutable";
 const COMPRESSIBLE_TYPE =
   /^(text\/(?!event-stream)|application\/(json|javascript|ecmascript|xml|manifest\+json|[\w.-]+\+(json|xml))|image\/svg\+xml)/i;
 
-const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"];
+export const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"];
 
 /** brotli if accepted, else gzip, else nothing; `q=0` refuses an encoding. */
 export function chooseEncoding(acceptEncoding: string | string[] | undefined): Encoding | undefined {
@@ -117,7 +117,7 @@ function compress(body: Buffer, encoding: Encoding, effort: "best" | "fast"): Pr
   });
 }
 
-function streamingEncoder(encoding: Encoding) {
+export function streamingEncoder(encoding: Encoding) {
   return encoding === "br"
     ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
     : createGzip({ level: 6 });
@@ -143,19 +143,21 @@ function readAll(stream: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** How an answer goes to the client: whether compressed, and whether once for everyone. */
+export interface AnswerPlan {
+  /** The encoding to compress with; undefined: the body goes as it is. */
+  encoding: Encoding | undefined;
+  /** Compressed once, kept and answered to everyone (hashed assets, `cache-control: public`). */
+  sameForEveryone: boolean;
+}
+
 /**
- * Sends a target's answer on to the client, compressed when that pays. The caller has already put
- * its own headers (security headers) on `answer`.
+ * Decides how an answer of `status` with `headers` (lower-case names, hop-by-hop ones removed) goes to
+ * the client that asked `req`, and adjusts `headers` to it: `Vary: Accept-Encoding` on compressible
+ * types, a year's cache for hashed assets, `Content-Encoding` and a weak ETag when compressed. The
+ * `Content-Length` stays as the target declared it: the caller replaces or removes it.
  */
-export async function sendCompressed(
-  answer: IncomingMessage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  cache: CompressionCache,
-): Promise<void> {
-  const status = answer.statusCode ?? 502;
-  const headers: OutgoingHttpHeaders = { ...answer.headers };
-  for (const name of HOP_BY_HOP) delete headers[name];
+export function planAnswer(req: IncomingMessage, status: number, headers: OutgoingHttpHeaders): AnswerPlan {
   const pathname = new URL(req.url ?? "/", "http://gateway").pathname;
   const contentType = String(headers["content-type"] ?? "");
   const compressibleType = isCompressibleType(contentType);
@@ -174,21 +176,59 @@ export async function sendCompressed(
     headers["content-encoding"] === undefined &&
     !/no-transform/i.test(String(headers["cache-control"] ?? "")) &&
     (declaredLength === undefined || declaredLength >= MIN_BYTES);
+  if (!worthIt) return { encoding: undefined, sameForEveryone: false };
 
-  if (!worthIt) {
+  headers["content-encoding"] = encoding;
+  // The encoded bytes are another representation: a strong validator would claim byte equality.
+  if (typeof headers.etag === "string" && !headers.etag.startsWith("W/")) headers.etag = `W/${headers.etag}`;
+  const sameForEveryone =
+    req.method === "GET" &&
+    status === 200 &&
+    (isHashedAsset(pathname) || /(^|,)\s*public\b/i.test(String(headers["cache-control"] ?? "")));
+  return { encoding, sameForEveryone };
+}
+
+/** The compressed bytes of a whole body for everyone, kept in `cache`; the body itself if compressing fails. */
+export async function compressedForEveryone(
+  req: IncomingMessage,
+  body: Buffer,
+  encoding: Encoding,
+  headers: OutgoingHttpHeaders,
+  cache: CompressionCache,
+): Promise<Buffer> {
+  const pathname = new URL(req.url ?? "/", "http://gateway").pathname;
+  let bytes: Buffer;
+  try {
+    bytes = await cache.compressed(pathname, body, encoding);
+  } catch {
+    delete headers["content-encoding"];
+    bytes = body;
+  }
+  headers["content-length"] = String(bytes.length);
+  return bytes;
+}
+
+/**
+ * Sends a target's answer on to the client, compressed when that pays. The caller has already put
+ * its own headers (security headers) on `answer`.
+ */
+export async function sendCompressed(
+  answer: IncomingMessage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cache: CompressionCache,
+): Promise<void> {
+  const status = answer.statusCode ?? 502;
+  const headers: OutgoingHttpHeaders = { ...answer.headers };
+  for (const name of HOP_BY_HOP) delete headers[name];
+  const { encoding, sameForEveryone } = planAnswer(req, status, headers);
+
+  if (!encoding) {
     res.writeHead(status, headers);
     pipeline(answer, res, () => {});
     return;
   }
 
-  headers["content-encoding"] = encoding;
-  // The encoded bytes are another representation: a strong validator would claim byte equality.
-  if (typeof headers.etag === "string" && !headers.etag.startsWith("W/")) headers.etag = `W/${headers.etag}`;
-
-  const sameForEveryone =
-    req.method === "GET" &&
-    status === 200 &&
-    (isHashedAsset(pathname) || /(^|,)\s*public\b/i.test(String(headers["cache-control"] ?? "")));
   if (sameForEveryone) {
     let body: Buffer;
     try {
@@ -197,14 +237,7 @@ export async function sendCompressed(
       res.destroy();
       return;
     }
-    let bytes: Buffer;
-    try {
-      bytes = await cache.compressed(pathname, body, encoding);
-    } catch {
-      delete headers["content-encoding"];
-      bytes = body;
-    }
-    headers["content-length"] = String(bytes.length);
+    const bytes = await compressedForEveryone(req, body, encoding, headers, cache);
     res.writeHead(status, headers);
     res.end(bytes);
     return;

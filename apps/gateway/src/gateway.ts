@@ -6,17 +6,26 @@ import { createMemoryRelease } from "../../backend/src/platform/memory-release.t
 import { createBackendPool, probe, READINESS_PATH } from "./backends.ts";
 import { type CompressionCache, createCompressionCache, sendCompressed } from "./compression.ts";
 import { forwardEventStream, forwardRequest } from "./forward.ts";
+import { handOver, type InProcessTarget } from "./in-process.ts";
 
 export interface GatewayOptions {
   /** One backend (`BACKEND_URL`); `backendUrls` takes its place when given. */
   backendUrl?: string;
   /** Several backends behaving as one service (`BACKEND_URLS`): requests are spread over the ready ones. */
   backendUrls?: string[];
+  /**
+   * The backend in this process (the whole service as one process): requests are handed to its
+   * listener directly; `backendUrl` and `backendUrls` are then unused.
+   */
+  backend?: InProcessTarget;
   /** How often each of several backends is asked whether it is ready. */
   healthIntervalMs?: number;
   /** Time a backend has to answer that question. */
   healthTimeoutMs?: number;
-  frontendUrl: string;
+  /** The dashboard's server over HTTP; `frontend` takes its place when given. */
+  frontendUrl?: string;
+  /** The dashboard's server in this process. */
+  frontend?: InProcessTarget;
   version: string;
   /** Keep X-Forwarded-Host/Proto set by a reverse proxy in front of us instead of overwriting them. */
   trustProxy?: boolean;
@@ -224,9 +233,11 @@ const hasBody = (req: IncomingMessage) =>
 export function createGateway({
   backendUrl,
   backendUrls = backendUrl ? [backendUrl] : [],
+  backend,
   healthIntervalMs = 1000,
   healthTimeoutMs = 1000,
   frontendUrl,
+  frontend,
   version,
   trustProxy = false,
   idleConnectionMs = 4000,
@@ -248,12 +259,12 @@ export function createGateway({
   // pool that ordinary requests use.
   const streamAgent = new Agent({ keepAlive: false });
   const streams = streamCounter(streamsPerClient);
-  if (backendUrls.length === 0) throw new Error("createGateway needs a backend URL");
-  const backends = createBackendPool(backendUrls, {
-    intervalMs: healthIntervalMs,
-    timeoutMs: healthTimeoutMs,
-  });
-  const frontend = createBackendPool([frontendUrl]);
+  if (!backend && backendUrls.length === 0) throw new Error("createGateway needs a backend URL or listener");
+  if (!frontend && !frontendUrl) throw new Error("createGateway needs a frontend URL or listener");
+  const backends = backend
+    ? undefined
+    : createBackendPool(backendUrls, { intervalMs: healthIntervalMs, timeoutMs: healthTimeoutMs });
+  const frontends = frontend ? undefined : createBackendPool([frontendUrl!]);
   // Thousands of closed event streams leave their garbage in pages V8 keeps until told otherwise.
   const afterStreams = createMemoryRelease({ threshold: 500, quietMs: 2000 });
 
@@ -280,6 +291,17 @@ export function createGateway({
     });
 
   async function ready(res: ServerResponse) {
+    if (backend) {
+      const reason = backend.notReady?.();
+      if (reason === undefined) sendJson(res, 200, { status: "ok", version });
+      else
+        sendJson(
+          res,
+          503,
+          errorBody("SERVICE_UNAVAILABLE", 503, `The backend is not taking requests (${reason})`),
+        );
+      return;
+    }
     const reasons = await Promise.all(backendUrls.map((url) => probe(url, READINESS_PATH, readyTimeoutMs)));
     if (reasons.some((reason) => reason === undefined)) {
       sendJson(res, 200, { status: "ok", version });
@@ -328,10 +350,23 @@ export function createGateway({
       }
       body = outcome.body;
     }
-    const pool = route === "backend" ? backends : frontend;
     const onFailure = unreachable(res, route);
+    if (isStream) res.once("close", () => afterStreams.ended());
+    const inProcess = route === "backend" ? backend : frontend;
+    if (inProcess) {
+      handOver({
+        req,
+        res,
+        body,
+        target: inProcess,
+        headers: eventStreamHeaders,
+        cache: compressionCache,
+        onFailure,
+      });
+      return;
+    }
+    const pool = (route === "backend" ? backends : frontends)!;
     if (isStream && req.httpVersion === "1.1") {
-      res.once("close", () => afterStreams.ended());
       forwardEventStream({ req, res, body, pool, connectTimeoutMs, headers: eventStreamHeaders, onFailure });
       return;
     }
@@ -414,7 +449,7 @@ export function createGateway({
     else writeRawJson(socket, 400, "Bad Request", errorBody("BAD_REQUEST", 400, "The request is malformed"));
   });
 
-  void backends.start();
-  server.on("close", () => backends.stop());
+  void backends?.start();
+  server.on("close", () => backends?.stop());
   return server;
 }

@@ -112,3 +112,51 @@ export function createBackends(urls: readonly string[]): Backends {
       }),
   };
 }
+
+/**
+ * Where the process that runs the whole service (gateway, backend and this server in one Node
+ * process) puts the backend's own `fetch` (its Hono app's): pages are then rendered with the backend
+ * in this process, without a request over the loopback.
+ */
+export const IN_PROCESS_BACKEND = Symbol.for("stackgate.backend.fetch");
+
+export type InProcessFetch = (request: Request) => Response | Promise<Response>;
+
+/** The backend's `fetch`, when this server runs in the same process as the backend. */
+export const inProcessBackend = (): InProcessFetch | undefined =>
+  (globalThis as { [IN_PROCESS_BACKEND]?: InProcessFetch })[IN_PROCESS_BACKEND];
+
+/** Rejects once `signal` aborts, as `fetch` does; the backend's work itself goes on to its end. */
+function abortable<T>(answer: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
+  if (!signal) return answer;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const aborted = () => reject(signal.reason);
+    signal.addEventListener("abort", aborted, { once: true });
+    answer.then(
+      (value) => {
+        signal.removeEventListener("abort", aborted);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", aborted);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The backend in this process, asked through its own `fetch`: nothing to fail over to. */
+export function createInProcessBackends(backendFetch: InProcessFetch): Backends {
+  const ask = (request: Request) => abortable(Promise.resolve(backendFetch(request)), request.signal);
+  return {
+    names: "the backend in this process",
+    fetch: (path, init = {}) => ask(new Request(`${LINK_ORIGIN}${path}`, init)),
+    rpcLink: (headers = {}) =>
+      new RPCLink({
+        url: `${LINK_ORIGIN}/rpc`,
+        headers,
+        fetch: (request) => ask(request),
+      }),
+  };
+}

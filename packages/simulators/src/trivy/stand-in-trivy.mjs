@@ -88,7 +88,32 @@ async function sleepUpTo(ms, limitMs) {
   return ms <= limitMs;
 }
 
+/**
+ * `trivy server --listen HOST:PORT [--cache-dir DIR] …`, as the one container starts it: answers
+ * Trivy server's `/healthz` until stopped. The stand-in client never asks it anything (it makes its
+ * reports up); STANDIN_TRIVY_SERVER_EXIT=N exits with N at once instead, as a server that fails.
+ */
+async function serve() {
+  const listenIndex = argv.indexOf("--listen");
+  const listen = listenIndex === -1 ? "localhost:4954" : argv[listenIndex + 1];
+  const separator = listen.lastIndexOf(":");
+  const host = listen.slice(0, separator).replace(/^\[(.*)\]$/, "$1") || "0.0.0.0";
+  const port = Number(listen.slice(separator + 1));
+  if (process.env.STANDIN_TRIVY_SERVER_EXIT) {
+    logLine("FATAL", "stand-in trivy server told to fail (STANDIN_TRIVY_SERVER_EXIT)");
+    return finish("server-failed", Number(process.env.STANDIN_TRIVY_SERVER_EXIT));
+  }
+  const { createServer } = await import("node:http");
+  const server = createServer((request, response) => {
+    const healthy = request.url === "/healthz";
+    response.writeHead(healthy ? 200 : 404, { "content-type": "text/plain" });
+    response.end(healthy ? "ok" : "not found");
+  });
+  server.listen(port, host, () => logLine("INFO", `Listening ${listen}...`));
+}
+
 async function main() {
+  if (argv[0] === "server") return serve();
   if (argv.includes("--help") || argv.includes("-h")) {
     // Like Trivy: help goes to stdout with exit status 0, so a caller must not mistake it for a report.
     process.stdout.write("Scan a container image\n\nUsage:\n  trivy image [flags] IMAGE_NAME\n");
