@@ -1,14 +1,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { chromiumPath } from "./chromium.ts";
 import { runStep } from "./processes.ts";
 import { reactBuildOf } from "./react-build.ts";
 import { root } from "./stackgate.ts";
 
-const chromium = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const chromium = chromiumPath();
 
 if (!existsSync(chromium) && process.env.CI === "true") {
   console.error(
-    `No Chromium at ${chromium}: CI never skips the browser tests (install chromium or set CHROME_PATH).`,
+    `No Chromium at ${chromium}: CI never skips the browser tests (apt-get install -y chromium-headless-shell, or set CHROME_PATH).`,
   );
   process.exit(1);
 }
@@ -18,7 +19,7 @@ if (!existsSync(chromium)) {
     [
       line,
       `!! BROWSER TESTS SKIPPED: no Chromium at ${chromium}`,
-      "!! Install it (apt-get install -y chromium) or set CHROME_PATH. CI always has one.",
+      "!! Install it (apt-get install -y chromium-headless-shell) or set CHROME_PATH. CI always has one.",
       line,
     ].join("\n"),
   );

@@ -9,12 +9,13 @@ import { openEventStream } from "../testing/event-stream.ts";
 import { startConnectedBackend, TEST_AUTH_SECRET } from "../testing/harness.ts";
 import { type BackendProcess, startBackendProcess } from "./backend-process.ts";
 
-// Issue 23's fault test: two backends on PostgreSQL behind the gateway take 1,000 pipeline deploys
-// over about a minute; one is killed with kill -9 a third of the way in and started again two
-// thirds in. Then both are restarted one after the other (SIGTERM), as an upgrade would, while
-// deploys go on. bench/engines.ts measures the same run.
-const DEPLOYS = 1000;
-const SECONDS = 60;
+// Issue 23's fault test: two backends on PostgreSQL behind the gateway take 400 pipeline deploys
+// over 24 s; one is killed with kill -9 a third of the way in and started again two thirds in.
+// Then both are restarted one after the other (SIGTERM), as an upgrade would, while deploys go on.
+// bench/engines.ts measures the same run at the same rate over a minute (1,000 deploys); the test
+// keeps the rate and the order of events, not the minute (it was the suite's longest test).
+const DEPLOYS = 400;
+const SECONDS = 24;
 const STACKS = Array.from({ length: 50 }, (_, index) => `app-${String(index).padStart(2, "0")}`);
 const STREAMS = 4;
 const KEY_NAME = "fault";
@@ -153,7 +154,7 @@ describe.skipIf(!onPostgres())("two backends under fault", () => {
     await expect.poll(() => followers.every((follower) => follower.connections === 1)).toBe(true);
     world.komodo.clearCalls();
 
-    // --- 1,000 deploys over a minute; backend 1 killed after a third, started again after two.
+    // --- 400 deploys over 24 s; backend 1 killed after a third, started again after two.
     const answers: Promise<Answer>[] = [];
     let killedAt = 0;
     let restarted: Promise<void> | undefined;
