@@ -1,10 +1,10 @@
 /**
- * Starts the whole Stackgate service (backend, frontend, gateway) as real child processes on free
- * ports with a fresh data directory, for browser tests. The frontend must be built first
- * (`astro build`); the backend and gateway run from source. With the layout `one`
- * (`STACKGATE_E2E_PROCESSES=one`, or the option) the three run as the one process `npm start` runs
+ * Starts the whole Stackgate service (backend, frontend, gateway) on free ports with a fresh data
+ * directory, for browser tests. The frontend must be built first (`astro build`); the backend and
+ * gateway run from source. By default the three run as the one process `npm start` runs
  * (apps/gateway/src/one-process.ts) with that build as its dashboard; `backend`, `frontend` and
- * `gateway` are then that one process.
+ * `gateway` are then that one process. With the layout `split` (`STACKGATE_E2E_PROCESSES=split`,
+ * or the option) they are three child processes, as compose.yml runs them.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -60,7 +60,7 @@ export interface StartStackgateOptions {
   env?: Partial<Record<ServiceName, Record<string, string>>>;
   /** The gateway's port, when a test must know the public origin before the start (an OpenID Provider's callback). */
   gatewayPort?: number;
-  /** Three processes (`split`, the default) or the one process (`one`); `STACKGATE_E2E_PROCESSES` sets the default. */
+  /** The one process (`one`, the default, as `npm start`) or three (`split`); `STACKGATE_E2E_PROCESSES` sets the default. */
   layout?: "one" | "split";
 }
 
@@ -84,7 +84,7 @@ export async function startStackgate(options: StartStackgateOptions = {}): Promi
 
   const started: RunningService[] = [];
   const secret = randomBytes(32).toString("hex");
-  if ((options.layout ?? process.env.STACKGATE_E2E_PROCESSES ?? "split") === "one") {
+  if ((options.layout ?? process.env.STACKGATE_E2E_PROCESSES ?? "one") === "one") {
     try {
       const one = await startService({
         name: "gateway",

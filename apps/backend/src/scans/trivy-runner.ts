@@ -90,10 +90,13 @@ export async function runTrivyScan(image: string, options: TrivyScanOptions): Pr
   );
 
   if (run.stopped) return failure("other", STOPPED);
-  if (run.timedOut) {
-    return failure("timeout", `Trivy did not finish within ${formatSeconds(options.timeoutMs)}`);
+  const timedOut = failure("timeout", `Trivy did not finish within ${formatSeconds(options.timeoutMs)}`);
+  if (run.timedOut) return timedOut;
+  if (run.error) {
+    // Trivy's own --timeout may end it just before the stop does: one message for both.
+    const failed = describeProcessFailure(run.error, run.stderr);
+    return !failed.ok && failed.errorKind === "timeout" ? timedOut : failed;
   }
-  if (run.error) return describeProcessFailure(run.error, run.stderr);
   return readReport(run.stdout);
 }
 
