@@ -7,18 +7,13 @@ import {
   request,
   type Server,
 } from "node:http";
-import { type AddressInfo, connect, type Socket } from "node:net";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestBackend, type TestBackend } from "../../backend/src/testing/harness.ts";
 import { createCompressionCache } from "./compression.ts";
 import { createGateway, type GatewayOptions, MAX_BODY_BYTES, securityHeaders } from "./gateway.ts";
+import { decoded, listen, open, rawGet, withOwnGateway } from "./test-http.ts";
 import { startGatewayProcess } from "./testing.ts";
-
-async function listen(server: Server) {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 /** Stands in for the Astro server: echoes what it received, streams events on /events-probe. */
 function startFrontendStandIn() {
@@ -207,30 +202,7 @@ async function withGateway(
   options: Partial<GatewayOptions>,
   use: (url: string, gateway: Server) => Promise<void>,
 ) {
-  const own = createGateway({ backendUrl: target, frontendUrl: target, version: "x", ...options });
-  const url = await listen(own);
-  try {
-    await use(url, own);
-  } finally {
-    own.closeAllConnections();
-    own.close();
-  }
-}
-
-/** Resolves with the answer as soon as its headers are in: event streams stay open. */
-function open(
-  url: string,
-  {
-    method = "GET",
-    headers = {},
-    localAddress,
-  }: { method?: string; headers?: Record<string, string>; localAddress?: string } = {},
-) {
-  return new Promise<IncomingMessage>((resolve, reject) => {
-    const outgoing = request(url, { method, headers, localAddress, agent: false }, resolve);
-    outgoing.on("error", reject);
-    outgoing.end(method === "POST" ? "{}" : undefined);
-  });
+  return withOwnGateway({ backendUrl: target, frontendUrl: target, version: "x", ...options }, use);
 }
 
 async function readJson(response: IncomingMessage) {
@@ -289,31 +261,6 @@ function sendChunked(url: string, size: number) {
     };
     pump();
   });
-}
-
-/** A GET as a browser sends it, with the raw (still encoded) body. */
-function rawGet(url: string, acceptEncoding?: string) {
-  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const call = request(
-      url,
-      { headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {} },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-      },
-    );
-    call.on("error", reject);
-    call.end();
-  });
-}
-
-function decoded({ headers, body }: { headers: IncomingHttpHeaders; body: Buffer }): string {
-  if (headers["content-encoding"] === "br") return brotliDecompressSync(body).toString("utf8");
-  if (headers["content-encoding"] === "gzip") return gunzipSync(body).toString("utf8");
-  return body.toString("utf8");
 }
 
 describe("gateway compression", () => {

@@ -9,8 +9,6 @@ import {
   type Server,
   type ServerResponse,
 } from "node:http";
-import type { AddressInfo } from "node:net";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readiness } from "../../backend/src/http.ts";
 import { createBackendListener } from "../../backend/src/serve.ts";
@@ -18,11 +16,7 @@ import { ADMIN, APP_ORIGIN, startTestBackend, type TestBackend } from "../../bac
 import { createCompressionCache } from "./compression.ts";
 import { createGateway, type GatewayOptions, MAX_BODY_BYTES, securityHeaders } from "./gateway.ts";
 import type { InProcessTarget } from "./in-process.ts";
-
-async function listen(server: Server) {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+import { decoded, listen, open, rawGet, withOwnGateway } from "./test-http.ts";
 
 const page = `<!doctype html><main>${"<p>A row of the stack list, with its state and images.</p>".repeat(200)}</main>`;
 const script = `export const rows = [${Array.from({ length: 2000 }, (_, i) => `{id:${i},name:"stack-${i}"}`).join(",")}];`;
@@ -133,62 +127,16 @@ function expectSecurityHeaders(headers: Headers | IncomingHttpHeaders) {
   for (const [name, value] of Object.entries(securityHeaders)) expect(get(name), name).toBe(value);
 }
 
-/** A GET as a browser sends it, with the raw (still encoded) body. */
-function rawGet(target: string, acceptEncoding?: string, method = "GET") {
-  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const call = request(
-      target,
-      { method, headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {} },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-      },
-    );
-    call.on("error", reject);
-    call.end();
-  });
-}
-
-function decoded({ headers, body }: { headers: IncomingHttpHeaders; body: Buffer }): string {
-  if (headers["content-encoding"] === "br") return brotliDecompressSync(body).toString("utf8");
-  if (headers["content-encoding"] === "gzip") return gunzipSync(body).toString("utf8");
-  return body.toString("utf8");
-}
-
-/** Resolves with the answer as soon as its head is in: event streams stay open. */
-function open(
-  target: string,
-  { method = "GET", headers = {} }: { method?: string; headers?: Record<string, string> } = {},
-) {
-  return new Promise<IncomingMessage>((resolve, reject) => {
-    const outgoing = request(target, { method, headers, agent: false }, resolve);
-    outgoing.on("error", reject);
-    outgoing.end(method === "POST" ? "{}" : undefined);
-  });
-}
-
 /** Runs `use` against a gateway of its own with in-process targets. */
 async function withGateway(
   targets: { backend: InProcessTarget; frontend?: InProcessTarget },
   options: Partial<GatewayOptions>,
   use: (url: string) => Promise<void>,
 ) {
-  const own = createGateway({
-    frontend: targets.backend,
-    ...targets,
-    version: "x",
-    ...options,
-  } as GatewayOptions);
-  const ownUrl = await listen(own);
-  try {
-    await use(ownUrl);
-  } finally {
-    own.closeAllConnections();
-    own.close();
-  }
+  return withOwnGateway(
+    { frontend: targets.backend, ...targets, version: "x", ...options } as GatewayOptions,
+    use,
+  );
 }
 
 describe("the gateway with targets in its own process", () => {

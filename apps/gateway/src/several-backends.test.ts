@@ -11,15 +11,11 @@ import {
   startBackendProcess,
 } from "../../backend/src/deploy/backend-process.ts";
 import { openEventStream } from "../../backend/src/testing/event-stream.ts";
-import { createGateway, type GatewayOptions } from "./gateway.ts";
+import type { GatewayOptions } from "./gateway.ts";
+import { listen, withOwnGateway } from "./test-http.ts";
 import { startGatewayProcess } from "./testing.ts";
 
 const PASSWORD = "several-backends-password-1";
-
-async function listen(server: Server) {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 function close(server: Server) {
   server.closeAllConnections();
@@ -32,14 +28,7 @@ async function withGateway(
   options: Partial<GatewayOptions>,
   use: (url: string) => Promise<void>,
 ) {
-  const gateway = createGateway({ backendUrls, frontendUrl: "http://127.0.0.1:9", version: "x", ...options });
-  const url = await listen(gateway);
-  try {
-    await use(url);
-  } finally {
-    gateway.closeAllConnections();
-    gateway.close();
-  }
+  return withOwnGateway({ backendUrls, frontendUrl: "http://127.0.0.1:9", version: "x", ...options }, use);
 }
 
 /**
