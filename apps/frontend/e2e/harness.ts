@@ -83,9 +83,19 @@ export async function startStackgate(options: StartStackgateOptions = {}): Promi
   const frontendUrl = `http://127.0.0.1:${frontendPort}`;
 
   const started: RunningService[] = [];
-  const secret = randomBytes(32).toString("hex");
-  if ((options.layout ?? process.env.STACKGATE_E2E_PROCESSES ?? "one") === "one") {
-    try {
+  // What the backend is told in either layout: its data, its public origin and its first admin.
+  const appEnv = {
+    DATA_DIR: dataDir,
+    APP_URL: baseUrl,
+    BETTER_AUTH_SECRET: randomBytes(32).toString("hex"),
+    SEED_ADMIN_EMAIL: admin.email,
+    SEED_ADMIN_PASSWORD: admin.password,
+    SEED_ADMIN_NAME: admin.name,
+  };
+  const layout = options.layout ?? process.env.STACKGATE_E2E_PROCESSES ?? "one";
+  try {
+    let services: [RunningService, RunningService, RunningService];
+    if (layout === "one") {
       const one = await startService({
         name: "gateway",
         url: baseUrl,
@@ -96,12 +106,7 @@ export async function startStackgate(options: StartStackgateOptions = {}): Promi
           ...options.env?.gateway,
           PORT: String(gatewayPort),
           GATEWAY_HOST: "127.0.0.1",
-          DATA_DIR: dataDir,
-          APP_URL: baseUrl,
-          BETTER_AUTH_SECRET: secret,
-          SEED_ADMIN_EMAIL: admin.email,
-          SEED_ADMIN_PASSWORD: admin.password,
-          SEED_ADMIN_NAME: admin.name,
+          ...appEnv,
           LOG_LEVEL: options.env?.backend?.LOG_LEVEL ?? "warn",
           STACKGATE_FRONTEND_ENTRY: frontendEntry,
           // As in the container: React's production build for the pages.
@@ -110,66 +115,45 @@ export async function startStackgate(options: StartStackgateOptions = {}): Promi
         readyPath: "/api/auth/get-session",
         onStarted: (service) => started.push(service),
       });
-      return {
-        baseUrl,
-        backend: one,
-        frontend: one,
-        gateway: one,
-        dataDir,
-        admin,
-        async stop() {
-          await one.stop();
-          await rm(dataDir, { recursive: true, force: true });
-        },
-      };
-    } catch (error) {
-      await Promise.all(started.map((service) => service.stop()));
-      await rm(dataDir, { recursive: true, force: true });
-      throw error;
+      services = [one, one, one];
+    } else {
+      services = (await Promise.all([
+        startService({
+          name: "backend",
+          url: backendUrl,
+          args: [join(repoRoot, "apps/backend/src/main.ts")],
+          env: {
+            BACKEND_HOST: "127.0.0.1",
+            BACKEND_PORT: String(backendPort),
+            ...appEnv,
+            LOG_LEVEL: "warn",
+            ...options.env?.backend,
+          },
+          readyPath: "/api/auth/get-session",
+          onStarted: (service) => started.push(service),
+        }),
+        startFrontend({
+          port: frontendPort,
+          backendUrl,
+          env: options.env?.frontend,
+          onStarted: (s) => started.push(s),
+        }),
+        startService({
+          name: "gateway",
+          url: baseUrl,
+          args: [join(repoRoot, "apps/gateway/src/main.ts")],
+          env: {
+            PORT: String(gatewayPort),
+            BACKEND_URL: backendUrl,
+            FRONTEND_URL: frontendUrl,
+            ...options.env?.gateway,
+          },
+          readyPath: "/health",
+          onStarted: (service) => started.push(service),
+        }),
+      ])) as [RunningService, RunningService, RunningService];
     }
-  }
-  try {
-    const services = await Promise.all([
-      startService({
-        name: "backend",
-        url: backendUrl,
-        args: [join(repoRoot, "apps/backend/src/main.ts")],
-        env: {
-          BACKEND_HOST: "127.0.0.1",
-          BACKEND_PORT: String(backendPort),
-          DATA_DIR: dataDir,
-          APP_URL: baseUrl,
-          BETTER_AUTH_SECRET: secret,
-          SEED_ADMIN_EMAIL: admin.email,
-          SEED_ADMIN_PASSWORD: admin.password,
-          SEED_ADMIN_NAME: admin.name,
-          LOG_LEVEL: "warn",
-          ...options.env?.backend,
-        },
-        readyPath: "/api/auth/get-session",
-        onStarted: (service) => started.push(service),
-      }),
-      startFrontend({
-        port: frontendPort,
-        backendUrl,
-        env: options.env?.frontend,
-        onStarted: (s) => started.push(s),
-      }),
-      startService({
-        name: "gateway",
-        url: baseUrl,
-        args: [join(repoRoot, "apps/gateway/src/main.ts")],
-        env: {
-          PORT: String(gatewayPort),
-          BACKEND_URL: backendUrl,
-          FRONTEND_URL: frontendUrl,
-          ...options.env?.gateway,
-        },
-        readyPath: "/health",
-        onStarted: (service) => started.push(service),
-      }),
-    ]);
-    const [backend, frontend, gateway] = services as [RunningService, RunningService, RunningService];
+    const [backend, frontend, gateway] = services;
     return {
       baseUrl,
       backend,
@@ -178,7 +162,7 @@ export async function startStackgate(options: StartStackgateOptions = {}): Promi
       dataDir,
       admin,
       async stop() {
-        await Promise.all(services.map((service) => service.stop()));
+        await Promise.all([...new Set(services)].map((service) => service.stop()));
         await rm(dataDir, { recursive: true, force: true });
       },
     };
