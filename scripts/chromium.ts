@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 
 /**
  * Chromium's headless shell renders pages with the same Blink and V8 as the browser, without the
- * browser's own windows and UI: the browser tests took a third less time in it (stacks.e2e.ts: 88 s
- * in `chromium`, 60 s in `chromium-headless-shell`, on the 2-core machine).
+ * browser's own windows and UI: the browser tests took less time in it (stacks.e2e.ts: 79 s in
+ * `chromium`, 60 s in `chromium-headless-shell`, both with reduced motion, on the 2-core machine).
  */
 const CANDIDATES = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
 

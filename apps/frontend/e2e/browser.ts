@@ -122,7 +122,7 @@ export async function startBrowser(): Promise<TestBrowser> {
         locale: "en-GB",
         colorScheme: "light",
         // The dashboard animates only for motion-safe: without the animations (a live dot pulsing
-        // on every page) Chromium repaints far less (stacks.e2e.ts: 89 s of Chromium's CPU, 64 s).
+        // on every page) Chromium repaints far less (stacks.e2e.ts: 96 s of Chromium's CPU, 76 s).
         reducedMotion: "reduce",
       });
       contexts.push(context);

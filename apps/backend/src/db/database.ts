@@ -86,8 +86,8 @@ export const PREPARED_STATEMENTS = 1000;
 
 /**
  * drizzle prepares every query's SQL afresh, each time it runs: SQLite then parses and plans the
- * same text again (a quarter of a deploy's CPU in the backend was spent there). Statements are
- * kept by their text instead. A kept statement is handed back in its default mode, since drizzle
+ * same text again (9 % of a deploy's CPU in the backend, bench/RESULTS.md). Statements are kept by
+ * their text instead. A kept statement is handed back in its default mode, since drizzle
  * switches some to `raw()` (rows as arrays) and others not.
  */
 export function keepStatementsPrepared(sqlite: Sqlite.Database): void {
