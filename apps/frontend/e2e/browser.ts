@@ -2,7 +2,7 @@
  * Browser side of the end-to-end tests: Debian's Chromium through playwright-core, pages that record
  * their own errors, sign-in through the API, hydration waits and screenshots.
  */
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -156,6 +156,7 @@ export async function startBrowser(): Promise<TestBrowser> {
     async close() {
       await Promise.all(contexts.map((context) => context.close()));
       await browser.close();
+      rmSync(profileRoot, { recursive: true, force: true });
     },
   };
 }
