@@ -101,6 +101,19 @@ describe("what a channel chooses", () => {
     }
   });
 
+  it("idle() waits for an alert that is still reading its channels", async () => {
+    const id = await createWebhook(narrow, { events: ["deploy.unstable"] });
+    try {
+      expect((await deploy("web-1")).status).toBe(200);
+      const sending = app.backend.services.notify.deployUnstable(await lastRunOf("web-1"), "restarting");
+      await app.backend.services.notify.idle();
+      expect(bodies(narrow).map(({ type }) => type)).toEqual(["deploy.unstable"]);
+      await sending;
+    } finally {
+      await remove(id);
+    }
+  });
+
   it("a channel turned off gets nothing", async () => {
     const id = await createWebhook(narrow, { events: ALL_EVENTS, enabled: false });
     try {

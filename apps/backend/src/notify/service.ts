@@ -376,8 +376,14 @@ export function createNotifyService({
       return answerOf(attempt);
     },
 
-    /** For tests: resolves once every alert under way has had its attempts. */
-    idle: () => deliveries.idle(),
+    /**
+     * For tests: resolves once every alert under way has had its attempts, those still reading their
+     * channels too (their deliveries are not under way yet).
+     */
+    async idle() {
+      await Promise.all([...dispatching]);
+      await deliveries.idle();
+    },
 
     /** Alerts under way get a moment to go out; what is still waiting then is recorded as abandoned. */
     async close() {
