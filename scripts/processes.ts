@@ -145,24 +145,50 @@ export function runTogether(
   }
 }
 
+/** Runs one command to completion with inherited output; resolves with whether it succeeded. */
+function succeeds(
+  command: string,
+  args: string[],
+  { cwd, env }: { cwd?: string; env?: Record<string, string> } = {},
+) {
+  return new Promise<boolean>((resolve) => {
+    const child = spawn(command, args, {
+      stdio: "inherit",
+      cwd,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", ...env },
+    });
+    child.on("error", (error) => {
+      console.error(`${command} could not start: ${error.message}`);
+      resolve(false);
+    });
+    child.on("exit", (code) => resolve(code === 0));
+  });
+}
+
 /** Runs one command to completion with inherited output; exits the launcher if it fails. */
 export async function runStep(
   description: string,
   command: string,
   args: string[],
-  { cwd, env }: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string> } = {},
 ) {
   console.log(description);
-  const child = spawn(command, args, {
-    stdio: "inherit",
-    cwd,
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", ...env },
-  });
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  if (code !== 0) {
-    console.error(`${description} failed (exit ${code}).`);
+  if (!(await succeeds(command, args, options))) {
+    console.error(`${description} failed.`);
     process.exit(1);
   }
+}
+
+export interface Check {
+  name: string;
+  command: string;
+  args: string[];
+}
+
+/** Runs the commands side by side to their ends; resolves with the names of those that failed. */
+export async function runSideBySide(checks: Check[]): Promise<string[]> {
+  const passed = await Promise.all(checks.map(({ command, args }) => succeeds(command, args)));
+  return checks.filter((_, index) => !passed[index]).map((check) => check.name);
 }
 
 /** The environment variable that hands the specs to the fresh Node of `superviseInFreshNode`. */
