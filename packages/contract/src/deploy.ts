@@ -71,7 +71,10 @@ export const commitChange = z
       .nullable()
       .meta({ description: "The deployed commit's message", example: "Add the pricing page" }),
   })
-  .meta({ description: "A repository stack's deployed commit before and after; null for other stacks" });
+  .meta({
+    description:
+      "A repository stack's deployed commit before and after; null for other stacks, and for a pull, which deploys none",
+  });
 
 export const settleState = z.enum(["watching", "stable", "unstable", "skipped"]);
 

@@ -38,6 +38,23 @@ export interface TransactionOptions {
   turn?: string;
 }
 
+/** A query builder that can be prepared: drizzle's select, insert, update and delete. */
+interface Preparable<Result> {
+  prepare(): { execute(values?: Record<string, unknown>): PromiseLike<Result> };
+}
+
+/**
+ * `sql.placeholder(name)` as the value of an update's `set`: drizzle encodes it by its column there
+ * as in an insert's values, but types it for inserts only.
+ */
+export const placeholderValue = <T>(name: string): T => sql.placeholder(name) as unknown as T;
+
+/** A query with `sql.placeholder(name)` where its values go, run with them. */
+export interface PreparedQuery<Result> {
+  /** Runs it with these values; a write runs in `tx`, its transaction. */
+  execute(values: Record<string, unknown>, tx?: Transaction): Promise<Result>;
+}
+
 /**
  * Reads run directly; every write runs in `transaction`: on SQLite, one connection serves the
  * whole process, so writes take turns there (a transaction held open across an `await` would
@@ -45,6 +62,13 @@ export interface TransactionOptions {
  */
 export interface Database extends Pick<Queries, "select" | "selectDistinct" | "$count"> {
   transaction<T>(work: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * For the queries every deploy runs: drizzle builds a query's SQL anew each time it runs, which
+   * cost a deploy more CPU than anything else (bench/RESULTS.md). On SQLite the query `build`
+   * returns is built and prepared once; on PostgreSQL it is built in each call's transaction and
+   * sent as the statement `name`, which the server parses once per connection.
+   */
+  prepare<Result>(name: string, build: (q: Transaction) => Preparable<Result>): PreparedQuery<Result>;
 }
 
 export interface OpenedDatabase {
@@ -140,12 +164,25 @@ function openSqlite(path: string): OpenedDatabase {
     }
   }
 
+  function prepare<Result>(name: string, build: (q: Transaction) => Preparable<Result>) {
+    let prepared: ReturnType<Preparable<Result>["prepare"]> | undefined;
+    return {
+      async execute(values: Record<string, unknown>, tx?: Transaction) {
+        prepared ??= build(queries).prepare();
+        if (!tx && !(prepared as { stmt?: Sqlite.Statement }).stmt?.reader)
+          throw new Error(`the prepared write '${name}' runs outside a transaction`);
+        return prepared.execute(values);
+      },
+    };
+  }
+
   return {
     db: {
       select: queries.select.bind(queries),
       selectDistinct: queries.selectDistinct.bind(queries),
       $count: queries.$count.bind(queries),
       transaction,
+      prepare,
     },
     authAdapter: drizzleAdapter(orm, { provider: "sqlite", schema: authSchema }),
     serving: () => void sqlite.pragma(`busy_timeout = ${SERVING_BUSY_TIMEOUT_MS}`),
@@ -205,6 +242,14 @@ async function openPostgres(url: string): Promise<OpenedDatabase> {
             await tx.execute(sql`SELECT pg_advisory_xact_lock(${TURN_LOCKS}, hashtext(${options.turn}))`);
           return work(tx as unknown as Transaction);
         }),
+      prepare: <Result>(name: string, build: (q: Transaction) => Preparable<Result>) => ({
+        async execute(values: Record<string, unknown>, tx?: Transaction) {
+          const query = build(tx ?? queries) as unknown as {
+            prepare(name: string): { execute(values: Record<string, unknown>): Promise<Result> };
+          };
+          return query.prepare(name).execute(values);
+        },
+      }),
     },
     authAdapter: drizzleAdapter(orm, { provider: "pg", schema: authSchema }),
     serving: () => {},

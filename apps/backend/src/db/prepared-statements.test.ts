@@ -1,9 +1,14 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import Sqlite from "better-sqlite3";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { keepStatementsPrepared, PREPARED_STATEMENTS } from "./database.ts";
+import { onPostgres, openTestDatabase } from "../testing/database.ts";
+import { keepStatementsPrepared, PREPARED_STATEMENTS, placeholderValue } from "./database.ts";
+import { alertChannel } from "./schema.ts";
 
 const note = sqliteTable("note", { id: integer("id").primaryKey(), body: text("body").notNull() });
 
@@ -55,5 +60,79 @@ describe("statements kept prepared", () => {
         .all()
         .map((row) => row.body),
     ).toEqual(["n1", "n2", "n3"]);
+  });
+});
+
+describe("prepared queries (Database.prepare), on either engine", () => {
+  it("run again and again with new values, each encoded by its column, in and out of transactions", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "stackgate-prepared-"));
+    const { db, close } = await openTestDatabase(directory);
+    try {
+      const insert = db.prepare("test_insert_channel", (q) =>
+        q.insert(alertChannel).values({
+          id: sql.placeholder("id"),
+          name: sql.placeholder("name"),
+          kind: "ntfy",
+          enabled: sql.placeholder("enabled"),
+          events: sql.placeholder("events"),
+          stacks: [],
+          language: "en",
+          settings: sql.placeholder("settings"),
+          createdAt: sql.placeholder("createdAt"),
+          updatedAt: sql.placeholder("createdAt"),
+        }),
+      );
+      const rename = db.prepare("test_rename_channel", (q) =>
+        q
+          .update(alertChannel)
+          .set({ name: placeholderValue("name") })
+          .where(eq(alertChannel.id, sql.placeholder("id")))
+          .returning({ id: alertChannel.id }),
+      );
+      const byId = db.prepare("test_channel_by_id", (q) =>
+        q
+          .select()
+          .from(alertChannel)
+          .where(eq(alertChannel.id, sql.placeholder("id"))),
+      );
+      for (const [id, enabled] of [
+        ["a", true],
+        ["b", false],
+      ] as const)
+        await db.transaction((tx) =>
+          insert.execute(
+            {
+              id,
+              name: `channel ${id}`,
+              enabled,
+              settings: { topic: id },
+              events: ["deploy.failed"],
+              createdAt: new Date(1_000),
+            },
+            tx,
+          ),
+        );
+      expect(await db.transaction((tx) => rename.execute({ id: "b", name: "renamed" }, tx))).toEqual([
+        { id: "b" },
+      ]);
+      expect(await db.transaction((tx) => rename.execute({ id: "none", name: "x" }, tx))).toEqual([]);
+      expect(await byId.execute({ id: "a" })).toEqual([
+        expect.objectContaining({
+          name: "channel a",
+          enabled: true,
+          events: ["deploy.failed"],
+          settings: { topic: "a" },
+          createdAt: new Date(1_000),
+        }),
+      ]);
+      expect(await byId.execute({ id: "b" })).toEqual([
+        expect.objectContaining({ name: "renamed", enabled: false }),
+      ]);
+      // On SQLite, where one connection serves everything, a write must take its turn.
+      if (!onPostgres()) await expect(insert.execute({ id: "c" })).rejects.toThrow(/outside a transaction/);
+    } finally {
+      await close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { IDEMPOTENCY_KEY_HOURS } from "@stackgate/contract";
-import { and, eq, lt } from "drizzle-orm";
-import type { Database, Transaction } from "../db/database.ts";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { type Database, placeholderValue, type Transaction } from "../db/database.ts";
 import { deployHistory, deployIdempotency } from "../db/schema.ts";
 import type { Clock } from "../platform/clock.ts";
 import type { DeployStep } from "./run.ts";
@@ -53,22 +53,30 @@ export function createRunStore({ db, clock }: { db: Database; clock: Clock }) {
 
   const cutoff = () => new Date(clock.now() - KEY_LIFETIME_MS);
 
+  const updateStep = db.prepare("runs_update_step", (q) =>
+    q
+      .update(deployHistory)
+      .set({ step: placeholderValue("step"), komodoUpdates: placeholderValue("komodoUpdates") })
+      .where(and(eq(deployHistory.id, sql.placeholder("id")), eq(deployHistory.running, true))),
+  );
+  const selectRun = db.prepare("runs_select", (q) =>
+    q
+      .select()
+      .from(deployHistory)
+      .where(eq(deployHistory.id, sql.placeholder("id"))),
+  );
+
   return {
     /**
      * The step a running run is on, and Komodo's Updates of its steps so far (the last one this
      * step's): another backend reads a cut run's real outcome there.
      */
     async setStep(id: string, step: DeployStep, komodoUpdates: string[]) {
-      await db.transaction((tx) =>
-        tx
-          .update(deployHistory)
-          .set({ step, komodoUpdates })
-          .where(and(eq(deployHistory.id, id), eq(deployHistory.running, true))),
-      );
+      await db.transaction((tx) => updateStep.execute({ id, step, komodoUpdates }, tx));
     },
 
     async find(id: string) {
-      const [run] = await db.select().from(deployHistory).where(eq(deployHistory.id, id));
+      const [run] = await selectRun.execute({ id });
       return run;
     },
 

@@ -208,6 +208,10 @@ export function createDeployService({
     if (fresh.length > 0) events.log(run.id, run.stack, fresh);
   }
 
+  /** What runs now; for a pull, without the commit: a pull deploys none, and its run records none. */
+  const snapshotFor = (client: KomodoClient, { action, stack }: DeployRun) =>
+    readSnapshot(client, stack, logger, { withCommit: action !== "pull" });
+
   /**
    * What ran before, Komodo's steps, and what runs after. A pull restarts nothing: what runs is read
    * once, while it pulls, and is both its before and its after.
@@ -217,7 +221,7 @@ export function createDeployService({
     if (shutdown.signal.aborted) throw interrupted(action, stack);
     const updates: string[] = [];
     const client = connection.requireClient();
-    const reading = readSnapshot(client, stack, logger);
+    const reading = snapshotFor(client, run);
     if (action !== "pull") findings.before = await reading;
     try {
       await plans[action](client, {
@@ -246,7 +250,7 @@ export function createDeployService({
       throw error;
     } finally {
       if (action === "pull") findings.before = await reading;
-      else if (!shutdown.signal.aborted) findings.after = await readSnapshot(client, stack, logger);
+      else if (!shutdown.signal.aborted) findings.after = await snapshotFor(client, run);
     }
   }
 
@@ -606,7 +610,7 @@ export function createDeployService({
           );
         else failure = undefined;
         // What runs now; what ran before is unknown here, but a pull restarts nothing.
-        const now = await readSnapshot(client, run.stack, logger);
+        const now = await snapshotFor(client, run);
         if (run.action === "pull") findings.before = now;
         else findings.after = now;
         if (!failure)

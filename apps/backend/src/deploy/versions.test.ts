@@ -88,6 +88,16 @@ describe("what a deploy changed", () => {
     expect(entry.commit).toEqual(done.commit);
   });
 
+  it("a pull records what runs, unchanged, and no commit: it deploys none", async () => {
+    const done = await deploy("site", "pull");
+    expect(done.success).toBe(true);
+    expect(done.changes.length).toBeGreaterThan(0);
+    expect(done.changes.every((change: { from: string; to: string }) => change.from === change.to)).toBe(
+      true,
+    );
+    expect(done.commit).toBeNull();
+  });
+
   it("shows what each service runs now, since when and from which deploy", async () => {
     const now = await world.app.request("/api/v0/stacks/web/services", {
       headers: { "x-api-key": world.key },

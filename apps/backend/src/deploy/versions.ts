@@ -14,23 +14,25 @@ export interface StackSnapshot {
 }
 
 /**
- * What the stack runs now, read from Komodo in two calls at once (`ListStackServices`, `GetStack`).
- * A record, not a condition of the deploy: what cannot be read is null, with a line in the log.
+ * What the stack runs now, read from Komodo: its services (`ListStackServices`) and, `withCommit`,
+ * the deployed commit (`GetStack`), in two calls at once. A record, not a condition of the deploy:
+ * what cannot be read is null, with a line in the log.
  */
 export async function readSnapshot(
   client: KomodoClient,
   stack: string,
   logger: Logger,
+  { withCommit = true } = {},
 ): Promise<StackSnapshot | null> {
   const [services, found] = await Promise.allSettled([
     client.listStackServices(stack),
-    client.getStack(stack),
+    withCommit ? client.getStack(stack) : undefined,
   ]);
   if (services.status === "rejected") {
     logger.warn({ err: services.reason, stack }, "what the stack runs could not be read from Komodo");
     return null;
   }
-  const info = found.status === "fulfilled" ? found.value.info : undefined;
+  const info = found.status === "fulfilled" ? found.value?.info : undefined;
   const hash = info?.deployed_hash ?? null;
   return {
     services: runningServices(services.value),

@@ -6,7 +6,7 @@ import {
 } from "@stackgate/contract";
 import { and, desc, eq, gte, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Database, Transaction } from "../db/database.ts";
+import { type Database, placeholderValue, type Transaction } from "../db/database.ts";
 import { deployChange, deployHistory, deployLog } from "../db/schema.ts";
 import { createWriteBehind } from "../db/write-behind.ts";
 import { type RunLog, revivedStages, storedStages } from "../deploy/stage-logs.ts";
@@ -17,8 +17,9 @@ import type { Logger } from "../platform/logger.ts";
 
 export type HistoryEntry = typeof deployHistory.$inferSelect;
 export type NewHistoryEntry = typeof deployHistory.$inferInsert;
-/** An action about to reach Komodo: everything but its outcome. */
-export type StartedEntry = Omit<NewHistoryEntry, "createdAt" | "success" | "message" | "running">;
+/** An action about to reach Komodo: who asked what, and when. */
+export type StartedEntry = Pick<NewHistoryEntry, "id" | "startedAt" | "actor" | "via" | "stack" | "action"> &
+  Partial<Pick<NewHistoryEntry, "userId" | "actorEmail" | "keyId">>;
 export type RunSettle = z.infer<typeof runSettle>;
 
 /** What a run changed, whether it stayed up, and what Komodo printed: recorded with its outcome. */
@@ -204,50 +205,122 @@ export function createHistoryService({
     settleUntil: settle.until,
   });
 
-  async function writeChanges(tx: Transaction, id: string, stack: string, changes: ServiceChange[]) {
-    await tx.delete(deployChange).where(eq(deployChange.runId, id));
-    if (changes.length === 0) return;
-    await tx.insert(deployChange).values(
-      changes.map((change) => ({
-        runId: id,
-        stack,
-        service: change.service,
-        image: change.image,
-        fromDigest: change.from,
-        toDigest: change.to,
-        changed: changedWhatRuns(change),
-      })),
-    );
+  // What every deploy writes, prepared (db/database.ts): its running row, its outcome, its changes and stages.
+  const insertRunning = db.prepare("history_insert_running", (q) =>
+    q.insert(deployHistory).values({
+      id: sql.placeholder("id"),
+      createdAt: sql.placeholder("startedAt"),
+      startedAt: sql.placeholder("startedAt"),
+      actor: sql.placeholder("actor"),
+      via: sql.placeholder("via"),
+      userId: sql.placeholder("userId"),
+      actorEmail: sql.placeholder("actorEmail"),
+      keyId: sql.placeholder("keyId"),
+      stack: sql.placeholder("stack"),
+      action: sql.placeholder("action"),
+      success: false,
+      message: "running",
+      running: true,
+      runner: sql.placeholder("runner"),
+    }),
+  );
+  const updateOutcome = db.prepare("history_update_outcome", (q) =>
+    q
+      .update(deployHistory)
+      .set({
+        running: false,
+        success: placeholderValue("success"),
+        message: placeholderValue("message"),
+        createdAt: placeholderValue("finishedAt"),
+        commitFrom: placeholderValue("commitFrom"),
+        commitTo: placeholderValue("commitTo"),
+        commitMessage: placeholderValue("commitMessage"),
+        settleState: placeholderValue("settleState"),
+        settleReason: placeholderValue("settleReason"),
+        // In milliseconds, as both engines store it: drizzle encodes a placeholder's null as a date.
+        settleUntil: sql`${sql.placeholder("settleUntilMs")}`,
+      })
+      .where(and(eq(deployHistory.id, sql.placeholder("id")), eq(deployHistory.running, true)))
+      .returning({ id: deployHistory.id }),
+  );
+  const insertChange = db.prepare("history_insert_change", (q) =>
+    q.insert(deployChange).values({
+      runId: sql.placeholder("runId"),
+      stack: sql.placeholder("stack"),
+      service: sql.placeholder("service"),
+      image: sql.placeholder("image"),
+      fromDigest: sql.placeholder("fromDigest"),
+      toDigest: sql.placeholder("toDigest"),
+      changed: sql.placeholder("changed"),
+    }),
+  );
+  const upsertLog = db.prepare("history_upsert_log", (q) =>
+    q
+      .insert(deployLog)
+      .values({
+        runId: sql.placeholder("runId"),
+        stages: sql.placeholder("stages"),
+        truncated: sql.placeholder("truncated"),
+      })
+      .onConflictDoUpdate({
+        target: deployLog.runId,
+        set: { stages: placeholderValue("stages"), truncated: placeholderValue("truncated") },
+      }),
+  );
+
+  /** Writes a run's changes; `replacing` those it has (a run's first changes land with its outcome). */
+  async function writeChanges(
+    tx: Transaction,
+    id: string,
+    stack: string,
+    changes: ServiceChange[],
+    { replacing = true } = {},
+  ) {
+    if (replacing) await tx.delete(deployChange).where(eq(deployChange.runId, id));
+    for (const change of changes)
+      await insertChange.execute(
+        {
+          runId: id,
+          stack,
+          service: change.service,
+          image: change.image,
+          fromDigest: change.from,
+          toDigest: change.to,
+          changed: changedWhatRuns(change),
+        },
+        tx,
+      );
   }
 
   async function writeLog(tx: Transaction, id: string, { stages, truncated }: RunLog) {
-    const row = { stages: storedStages(stages), truncated };
-    await tx
-      .insert(deployLog)
-      .values({ runId: id, ...row })
-      .onConflictDoUpdate({ target: deployLog.runId, set: row });
+    await upsertLog.execute({ runId: id, stages: storedStages(stages), truncated }, tx);
   }
 
+  /** Ends a running row: its outcome, with what the run changed and printed. Nothing when it ended already. */
   async function writeOutcome(
     tx: Transaction,
     id: string,
     { success, message, finishedAt, details }: Outcome,
   ) {
     const commit = details?.commit;
-    const written = await tx
-      .update(deployHistory)
-      .set({
-        running: false,
+    const settle = details?.settle;
+    const written = await updateOutcome.execute(
+      {
+        id,
         success,
         message,
-        createdAt: finishedAt,
-        ...(commit ? { commitFrom: commit.from, commitTo: commit.to, commitMessage: commit.message } : {}),
-        ...(details ? settleColumns(details.settle) : {}),
-      })
-      .where(and(eq(deployHistory.id, id), eq(deployHistory.running, true)))
-      .returning({ id: deployHistory.id });
+        finishedAt,
+        commitFrom: commit?.from ?? null,
+        commitTo: commit?.to ?? null,
+        commitMessage: commit?.message ?? null,
+        settleState: settle?.state ?? null,
+        settleReason: settle?.reason ?? null,
+        settleUntilMs: settle?.until?.getTime() ?? null,
+      },
+      tx,
+    );
     if (written.length === 0 || !details) return;
-    await writeChanges(tx, id, details.stack, details.changes);
+    await writeChanges(tx, id, details.stack, details.changes, { replacing: false });
     if (details.log.stages.length > 0) await writeLog(tx, id, details.log);
   }
 
@@ -275,15 +348,7 @@ export function createHistoryService({
      */
     async begin(entry: StartedEntry, tx?: Transaction) {
       const write = (into: Transaction) =>
-        into.insert(deployHistory).values({
-          userId: null,
-          ...entry,
-          createdAt: entry.startedAt,
-          success: false,
-          message: "running",
-          running: true,
-          runner,
-        });
+        insertRunning.execute({ userId: null, actorEmail: null, keyId: null, ...entry, runner }, into);
       await (tx ? write(tx) : db.transaction(write));
     },
 

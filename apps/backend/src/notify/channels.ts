@@ -78,6 +78,11 @@ export function createChannelStore({
     updatedAt: row.updatedAt,
   });
 
+  // Read for every alert (every deploy's end), so prepared (db/database.ts).
+  const listAll = db.prepare("alert_channels_all", (q) =>
+    q.select().from(alertChannel).orderBy(asc(alertChannel.createdAt), asc(alertChannel.id)),
+  );
+
   const find = async (id: string, from: Pick<Transaction, "select"> = db) =>
     (await from.select().from(alertChannel).where(eq(alertChannel.id, id)))[0];
 
@@ -87,7 +92,7 @@ export function createChannelStore({
     find,
 
     /** Every channel, oldest first. */
-    list: () => db.select().from(alertChannel).orderBy(asc(alertChannel.createdAt), asc(alertChannel.id)),
+    list: () => listAll.execute({}),
 
     /** The first ntfy channel, which the specification's ntfy endpoints act on. */
     firstNtfy: async (from: Pick<Transaction, "select"> = db) =>

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Role } from "@stackgate/contract";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Actor, AuditService } from "../../audit/service.ts";
 import type { Database } from "../../db/database.ts";
 import { apiKey, user } from "../../db/schema.ts";
@@ -59,8 +59,8 @@ export function createApiKeyService({
 
   // Every pipeline request looks its key up, with its owner's role now, in one query. The inner join also drops a key whose owner is gone: a user
   // deleted with foreign keys off (by hand, a restore) leaves keys behind.
-  const findByHash = async (keyHash: string) => {
-    const [found] = await db
+  const selectByHash = db.prepare("apikeys_select_by_hash", (q) =>
+    q
       .select({
         keyId: apiKey.id,
         keyName: apiKey.name,
@@ -73,9 +73,9 @@ export function createApiKeyService({
       })
       .from(apiKey)
       .innerJoin(user, eq(user.id, apiKey.userId))
-      .where(eq(apiKey.keyHash, keyHash));
-    return found;
-  };
+      .where(eq(apiKey.keyHash, sql.placeholder("keyHash"))),
+  );
+  const findByHash = async (keyHash: string) => (await selectByHash.execute({ keyHash }))[0];
 
   // A failed write is retried on the next round; a deleted key's update simply matches nothing.
   const lastUses = createWriteBehind<Date>({
