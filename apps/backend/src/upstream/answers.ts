@@ -7,12 +7,12 @@ import { cleanUpstreamLabel, cleanUpstreamText, LOG_TEXT_LIMIT, startAndEnd } fr
  * connection's key and secret redacted.
  */
 export function answerSchemas(redact: (text: string) => string) {
-  const text = z.string().transform((value) => cleanUpstreamText(value, redact));
-  const label = z.string().transform((value) => cleanUpstreamLabel(value, redact));
+  const clean = (value: string) => cleanUpstreamLabel(value, redact);
   // A stage's output keeps its start and its end, where compose prints its error.
-  const logText = z
-    .string()
-    .transform((value) => cleanUpstreamText(value, redact, LOG_TEXT_LIMIT, startAndEnd));
+  const cleanLog = (value: string) => cleanUpstreamText(value, redact, LOG_TEXT_LIMIT, startAndEnd);
+  const text = z.string().transform((value) => cleanUpstreamText(value, redact));
+  const label = z.string().transform(clean);
+  const logText = z.string().transform(cleanLog);
   /** Komodo's timestamps (ms); anything else reads as unknown. */
   const time = z.number().int().nonnegative().nullish().catch(undefined);
 
@@ -107,8 +107,6 @@ export function answerSchemas(redact: (text: string) => string) {
     status: label,
   });
 
-  const clean = (value: string) => cleanUpstreamLabel(value, redact);
-
   return {
     version: z.object({ version: label }),
     /**
@@ -118,6 +116,10 @@ export function answerSchemas(redact: (text: string) => string) {
      * the same result; for anything else it gives undefined, and `stackList` says what is wrong.
      */
     readStackList: (value: unknown): KomodoStackListItem[] | undefined => readStackList(value, clean),
+    /** `update`'s check in one pass, as `readStackList` is `stackList`'s: every deploy reads two or three. */
+    readUpdate: (value: unknown): KomodoUpdate | undefined => readUpdate(value, clean, cleanLog),
+    /** `stackServices`' check in one pass, as `readStackList` is `stackList`'s: read once or twice per deploy. */
+    readStackServices: (value: unknown): KomodoStackService[] | undefined => readStackServices(value, clean),
     updateListItem,
     /** What `/ws/update` sends when the key's user is removed or disabled, before it closes. */
     invalidUser: z.object({ type: z.literal("INVALID_USER"), msg: text.optional().catch(undefined) }),
@@ -152,10 +154,42 @@ export interface KomodoStackListItem {
     services: { service: string; image: string; update_available: boolean }[];
   };
 }
-export type KomodoUpdate = z.output<AnswerSchemas["update"]>;
+/** One stage of an Update's `logs`, as `update` and `readUpdate` give it. */
+export interface KomodoStage {
+  stage: string;
+  command?: string | null | undefined;
+  stdout: string;
+  stderr: string;
+  success: boolean;
+  start_ts?: number | null | undefined;
+  end_ts?: number | null | undefined;
+}
+/** An Update, as `update` and `readUpdate` give it. */
+export interface KomodoUpdate {
+  _id?: { $oid: string } | undefined;
+  operation: string;
+  status: string;
+  success: boolean;
+  logs: KomodoStage[];
+}
 export type KomodoUpdateList = z.output<AnswerSchemas["updateList"]>;
 export type KomodoStack = z.output<AnswerSchemas["stack"]>;
-export type KomodoStackService = z.output<AnswerSchemas["stackServices"]>[number];
+/** One service of `ListStackServices`, as `stackServices` and `readStackServices` give it. */
+export interface KomodoStackService {
+  service: string;
+  image: string;
+  container?:
+    | {
+        id?: string | null | undefined;
+        state: string;
+        status?: string | null | undefined;
+        created?: number | null | undefined;
+        image_id?: string | null | undefined;
+      }
+    | null
+    | undefined;
+  image_digests?: string[] | null | undefined;
+}
 export type KomodoContainer = z.output<AnswerSchemas["container"]>;
 export type KomodoUpdateListItem = z.output<AnswerSchemas["updateListItem"]>;
 
@@ -199,6 +233,100 @@ function readStackList(value: unknown, clean: (text: string) => string): KomodoS
     };
   }
   return items;
+}
+
+/** Komodo's timestamp as `time` reads it, when it is one of the shapes that needs no fallback. */
+const isTime = (value: unknown): value is number | null | undefined =>
+  value === undefined || value === null || (Number.isInteger(value) && (value as number) >= 0);
+
+const isOptionalText = (value: unknown): value is string | null | undefined =>
+  value === undefined || value === null || typeof value === "string";
+
+/** What an optional text becomes: cleaned when there is one, else as it was (null or absent). */
+const optionalText = (value: string | null | undefined, clean: (text: string) => string) =>
+  typeof value === "string" ? clean(value) : value;
+
+function readUpdate(
+  value: unknown,
+  clean: (text: string) => string,
+  cleanLog: (text: string) => string,
+): KomodoUpdate | undefined {
+  if (!isObject(value)) return undefined;
+  const { _id: id, operation, status, success, logs } = value;
+  if (typeof operation !== "string" || typeof status !== "string" || typeof success !== "boolean")
+    return undefined;
+  if (id !== undefined && !(isObject(id) && typeof id.$oid === "string")) return undefined;
+  if (!Array.isArray(logs)) return undefined;
+  const stages: KomodoUpdate["logs"] = new Array(logs.length);
+  for (let index = 0; index < logs.length; index++) {
+    const log: unknown = logs[index];
+    if (
+      !isObject(log) ||
+      typeof log.stage !== "string" ||
+      !isOptionalText(log.command) ||
+      typeof log.stdout !== "string" ||
+      typeof log.stderr !== "string" ||
+      typeof log.success !== "boolean" ||
+      !isTime(log.start_ts) ||
+      !isTime(log.end_ts)
+    )
+      return undefined;
+    const read: KomodoStage = {
+      stage: clean(log.stage),
+      stdout: cleanLog(log.stdout),
+      stderr: cleanLog(log.stderr),
+      success: log.success,
+    };
+    if ("command" in log) read.command = optionalText(log.command, clean);
+    if ("start_ts" in log) read.start_ts = log.start_ts;
+    if ("end_ts" in log) read.end_ts = log.end_ts;
+    stages[index] = read;
+  }
+  const read: KomodoUpdate = { operation: clean(operation), status: clean(status), success, logs: stages };
+  if ("_id" in value) read._id = id === undefined ? id : { $oid: clean((id as { $oid: string }).$oid) };
+  return read;
+}
+
+function readStackServices(
+  value: unknown,
+  clean: (text: string) => string,
+): KomodoStackService[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const services: KomodoStackService[] = new Array(value.length);
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
+    if (!isObject(item) || typeof item.service !== "string" || typeof item.image !== "string")
+      return undefined;
+    const read: KomodoStackService = { service: clean(item.service), image: clean(item.image) };
+    const { container, image_digests: digests } = item;
+    if (container !== undefined && container !== null) {
+      if (
+        !isObject(container) ||
+        typeof container.state !== "string" ||
+        !isOptionalText(container.id) ||
+        !isOptionalText(container.status) ||
+        !isOptionalText(container.image_id) ||
+        !(
+          container.created === undefined ||
+          container.created === null ||
+          typeof container.created === "number"
+        )
+      )
+        return undefined;
+      const running: NonNullable<KomodoStackService["container"]> = { state: clean(container.state) };
+      if ("id" in container) running.id = optionalText(container.id, clean);
+      if ("status" in container) running.status = optionalText(container.status, clean);
+      if ("created" in container) running.created = container.created;
+      if ("image_id" in container) running.image_id = optionalText(container.image_id, clean);
+      read.container = running;
+    } else if ("container" in item) read.container = container;
+    if (digests !== undefined && digests !== null) {
+      if (!Array.isArray(digests) || !digests.every((digest) => typeof digest === "string")) return undefined;
+      read.image_digests = digests.map(clean);
+    } else if ("image_digests" in item) read.image_digests = digests;
+    services[index] = read;
+  }
+  return services;
 }
 
 /**

@@ -198,10 +198,18 @@ export function createKomodoClient(
     return new UpstreamError("bad-response", `${where} answered with ${what}`);
   }
 
-  const readUpdate = (api: Api, type: string, params: object, signal?: AbortSignal, budgetMs?: number) =>
-    call(answers.update, api, type, params, signal, budgetMs);
+  // In these three, the schema checks only an answer that the one-pass reader refuses, to say what is wrong with it.
+  const readUpdate = async (
+    api: Api,
+    type: string,
+    params: object,
+    signal?: AbortSignal,
+    budgetMs = timeoutMs,
+  ) => {
+    const body = await answerOf(api, type, params, signal, budgetMs);
+    return answers.readUpdate(body) ?? checked(answers.update, type, body);
+  };
 
-  /** The schema checks only an answer that the one-pass reader refuses, to say what is wrong with it. */
   const listStacksPage = async (params: Types.ListStacks) => {
     const body = await answerOf("read", "ListStacks", params, undefined, timeoutMs);
     return answers.readStackList(body) ?? checked(answers.stackList, "ListStacks", body);
@@ -350,8 +358,11 @@ export function createKomodoClient(
     getStack: (stack: string) => call(answers.stack, "read", "GetStack", { stack } satisfies Types.GetStack),
 
     /** The stack's services with their containers and, on 2.x, the running images' digests. */
-    listStackServices: (stack: string) =>
-      call(answers.stackServices, "read", "ListStackServices", { stack } satisfies Types.ListStackServices),
+    async listStackServices(stack: string) {
+      const params: Types.ListStackServices = { stack };
+      const body = await answerOf("read", "ListStackServices", params, undefined, timeoutMs);
+      return answers.readStackServices(body) ?? checked(answers.stackServices, "ListStackServices", body);
+    },
 
     /** Docker's inspect of one service's container: restarts, exit code, health. */
     inspectStackContainer: (stack: string, service: string) =>
