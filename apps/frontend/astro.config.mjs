@@ -2,6 +2,7 @@ import node from "@astrojs/node";
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
+import { noIcuForAstro } from "../../scripts/no-icu-for-astro.mjs";
 
 // Astro reads this variable when it records a build, which happens after the config is loaded,
 // so setting it here keeps every invocation quiet even when a script forgets the env var.
@@ -68,7 +69,7 @@ export default defineConfig({
   // Parallel builds (tests, helpers) may each use their own output folder.
   outDir: process.env.STACKGATE_FRONTEND_DIST ?? "./dist",
   vite: {
-    plugins: [tailwindcss(), leanServerCode()],
+    plugins: [tailwindcss(), leanServerCode(), noIcuForAstro()],
     // The container image's server carries its dependencies inside (3 MB instead of a 175 MB
     // node_modules); local builds keep them external, which builds several times faster.
     ssr: process.env.STACKGATE_FRONTEND_SELF_CONTAINED === "1" ? { noExternal: true } : {},

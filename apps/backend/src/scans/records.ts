@@ -1,3 +1,4 @@
+import { byCodeUnits } from "../platform/compare.ts";
 import type { ScanRecord, ScanSummary } from "./store.ts";
 import { SEVERITIES } from "./trivy-report.ts";
 
@@ -52,7 +53,7 @@ export function worstFirst(a: ImageScanEntry, b: ImageScanEntry): number {
     const difference = b.counts[severity] - a.counts[severity];
     if (difference !== 0) return difference;
   }
-  return attentionRank(a) - attentionRank(b) || a.image.localeCompare(b.image);
+  return attentionRank(a) - attentionRank(b) || byCodeUnits(a.image, b.image);
 }
 
 function attentionRank(entry: ImageScanEntry): number {

@@ -5,6 +5,8 @@
  * and only VulnerabilityID, PkgName and InstalledVersion are always present.
  */
 
+import { byCodeUnits } from "../platform/compare.ts";
+
 export const SEVERITIES = ["critical", "high", "medium", "low", "unknown"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 export type SeverityCounts = Record<Severity, number>;
@@ -61,8 +63,8 @@ export function parseTrivyReport(json: unknown): TrivyReportSummary {
   vulnerabilities.sort(
     (a, b) =>
       SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
-      a.id.localeCompare(b.id) ||
-      a.package.localeCompare(b.package),
+      byCodeUnits(a.id, b.id) ||
+      byCodeUnits(a.package, b.package),
   );
 
   const counts = Object.fromEntries(SEVERITIES.map((severity) => [severity, 0])) as SeverityCounts;
