@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import Sqlite from "better-sqlite3";
-import { sql } from "drizzle-orm";
+import { sql, type Table } from "drizzle-orm";
 import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
 import { migrate as migrateSqlite } from "drizzle-orm/better-sqlite3/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
@@ -44,10 +44,16 @@ interface Preparable<Result> {
 }
 
 /**
- * `sql.placeholder(name)` as the value of an update's `set`: drizzle encodes it by its column there
- * as in an insert's values, but types it for inserts only.
+ * `sql.placeholder(name)` as a column's value in an insert's values or an update's `set`: drizzle
+ * encodes it by its column in both, but types it for inserts only.
  */
 export const placeholderValue = <T>(name: string): T => sql.placeholder(name) as unknown as T;
+
+/** A placeholder of the same name for each of these columns of `table` (see `placeholderValue`). */
+export const placeholders = <T extends Table, Column extends keyof T["$inferInsert"] & string>(
+  _table: T,
+  columns: Column[],
+) => Object.fromEntries(columns.map((column) => [column, sql.placeholder(column)])) as Record<Column, never>;
 
 /** A query with `sql.placeholder(name)` where its values go, run with them. */
 export interface PreparedQuery<Result> {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { IDEMPOTENCY_KEY_HOURS } from "@stackgate/contract";
 import { and, eq, lt, sql } from "drizzle-orm";
-import { type Database, placeholderValue, type Transaction } from "../db/database.ts";
+import { type Database, placeholders, type Transaction } from "../db/database.ts";
 import { deployHistory, deployIdempotency } from "../db/schema.ts";
 import type { Clock } from "../platform/clock.ts";
 import type { DeployStep } from "./run.ts";
@@ -56,7 +56,7 @@ export function createRunStore({ db, clock }: { db: Database; clock: Clock }) {
   const updateStep = db.prepare("runs_update_step", (q) =>
     q
       .update(deployHistory)
-      .set({ step: placeholderValue("step"), komodoUpdates: placeholderValue("komodoUpdates") })
+      .set(placeholders(deployHistory, ["step", "komodoUpdates"]))
       .where(and(eq(deployHistory.id, sql.placeholder("id")), eq(deployHistory.running, true))),
   );
   const selectRun = db.prepare("runs_select", (q) =>

@@ -6,7 +6,7 @@ import {
 } from "@stackgate/contract";
 import { and, desc, eq, gte, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { type Database, placeholderValue, type Transaction } from "../db/database.ts";
+import { type Database, placeholders, placeholderValue, type Transaction } from "../db/database.ts";
 import { deployChange, deployHistory, deployLog } from "../db/schema.ts";
 import { createWriteBehind } from "../db/write-behind.ts";
 import { type RunLog, revivedStages, storedStages } from "../deploy/stage-logs.ts";
@@ -208,35 +208,39 @@ export function createHistoryService({
   // What every deploy writes, prepared (db/database.ts): its running row, its outcome, its changes and stages.
   const insertRunning = db.prepare("history_insert_running", (q) =>
     q.insert(deployHistory).values({
-      id: sql.placeholder("id"),
+      ...placeholders(deployHistory, [
+        "id",
+        "startedAt",
+        "actor",
+        "via",
+        "userId",
+        "actorEmail",
+        "keyId",
+        "stack",
+        "action",
+        "runner",
+      ]),
       createdAt: sql.placeholder("startedAt"),
-      startedAt: sql.placeholder("startedAt"),
-      actor: sql.placeholder("actor"),
-      via: sql.placeholder("via"),
-      userId: sql.placeholder("userId"),
-      actorEmail: sql.placeholder("actorEmail"),
-      keyId: sql.placeholder("keyId"),
-      stack: sql.placeholder("stack"),
-      action: sql.placeholder("action"),
       success: false,
       message: "running",
       running: true,
-      runner: sql.placeholder("runner"),
     }),
   );
   const updateOutcome = db.prepare("history_update_outcome", (q) =>
     q
       .update(deployHistory)
       .set({
+        ...placeholders(deployHistory, [
+          "success",
+          "message",
+          "commitFrom",
+          "commitTo",
+          "commitMessage",
+          "settleState",
+          "settleReason",
+        ]),
         running: false,
-        success: placeholderValue("success"),
-        message: placeholderValue("message"),
         createdAt: placeholderValue("finishedAt"),
-        commitFrom: placeholderValue("commitFrom"),
-        commitTo: placeholderValue("commitTo"),
-        commitMessage: placeholderValue("commitMessage"),
-        settleState: placeholderValue("settleState"),
-        settleReason: placeholderValue("settleReason"),
         // In milliseconds, as both engines store it: drizzle encodes a placeholder's null as a date.
         settleUntil: sql`${sql.placeholder("settleUntilMs")}`,
       })
@@ -244,28 +248,25 @@ export function createHistoryService({
       .returning({ id: deployHistory.id }),
   );
   const insertChange = db.prepare("history_insert_change", (q) =>
-    q.insert(deployChange).values({
-      runId: sql.placeholder("runId"),
-      stack: sql.placeholder("stack"),
-      service: sql.placeholder("service"),
-      image: sql.placeholder("image"),
-      fromDigest: sql.placeholder("fromDigest"),
-      toDigest: sql.placeholder("toDigest"),
-      changed: sql.placeholder("changed"),
-    }),
+    q
+      .insert(deployChange)
+      .values(
+        placeholders(deployChange, [
+          "runId",
+          "stack",
+          "service",
+          "image",
+          "fromDigest",
+          "toDigest",
+          "changed",
+        ]),
+      ),
   );
   const upsertLog = db.prepare("history_upsert_log", (q) =>
     q
       .insert(deployLog)
-      .values({
-        runId: sql.placeholder("runId"),
-        stages: sql.placeholder("stages"),
-        truncated: sql.placeholder("truncated"),
-      })
-      .onConflictDoUpdate({
-        target: deployLog.runId,
-        set: { stages: placeholderValue("stages"), truncated: placeholderValue("truncated") },
-      }),
+      .values(placeholders(deployLog, ["runId", "stages", "truncated"]))
+      .onConflictDoUpdate({ target: deployLog.runId, set: placeholders(deployLog, ["stages", "truncated"]) }),
   );
 
   /** Writes a run's changes; `replacing` those it has (a run's first changes land with its outcome). */
