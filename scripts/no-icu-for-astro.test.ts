@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { rewriteForNoIcu, rewrites } from "./no-icu-for-astro.mjs";
+import { rewriteForNoIcu, rewrites } from "../apps/frontend/no-icu-for-astro.mjs";
 
 const astroRoot = dirname(
   createRequire(join(import.meta.dirname, "../apps/frontend/package.json")).resolve("astro/package.json"),

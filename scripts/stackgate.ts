@@ -25,6 +25,7 @@ const frontendSources = [
   "apps/frontend/src",
   "apps/frontend/public",
   "apps/frontend/astro.config.mjs",
+  "apps/frontend/no-icu-for-astro.mjs",
   "apps/frontend/package.json",
   ...shared,
 ];

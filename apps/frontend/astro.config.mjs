@@ -2,7 +2,7 @@ import node from "@astrojs/node";
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
-import { noIcuForAstro } from "../../scripts/no-icu-for-astro.mjs";
+import { noIcuForAstro } from "./no-icu-for-astro.mjs";
 
 // Astro reads this variable when it records a build, which happens after the config is loaded,
 // so setting it here keeps every invocation quiet even when a script forgets the env var.
