@@ -1,4 +1,5 @@
 import { useRef } from "react";
+import { nameOrder } from "../../lib/name-order.ts";
 import { useStacksQuery } from "../../lib/queries.ts";
 import { useT } from "../I18nProvider.tsx";
 import { FilterChips, SelectField } from "../ui/index.ts";
@@ -18,7 +19,10 @@ export interface FilterChoices {
   images: string[];
 }
 
-const distinctSorted = (values: Iterable<string>) => [...new Set(values)].sort((a, b) => a.localeCompare(b));
+const distinctSorted = (values: Iterable<string>) => {
+  const distinct = [...new Set(values)];
+  return distinct.sort(nameOrder(distinct));
+};
 
 /**
  * The stacks, actors and images to offer: every one this page has listed so far, under any filters
