@@ -9,6 +9,7 @@
 // - Scalar's browser bundle, the one file of Scalar that the reference page serves.
 // Usage: node scripts/bundle.ts [outDir]   (default: dist/bundle)
 import { cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
@@ -73,6 +74,32 @@ module.exports = new Proxy({}, { get: (_, key) => (key === "__esModule" ? true :
   };
 }
 
+/**
+ * Hono's Node adapter imports `node:http2` to tell HTTP/2 requests apart (`instanceof
+ * Http2ServerRequest`). Stackgate's servers speak HTTP/1.1 (`node:http`) only, so no request is one,
+ * and loading `node:http2` cost every start 60 ms (bench/RESULTS.md, issue 34): in the builds, the
+ * adapter's HTTP/2 class is one nothing is an instance of, and its HTTP/2 constants are never read.
+ */
+const honoWithoutHttp2: Plugin = {
+  name: "hono-without-http2",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@hono[\\/]node-server[\\/]dist[\\/].*\.mjs$/ }, async ({ path }) => {
+      const source = await readFile(path, "utf8");
+      const http2 = 'import { Http2ServerRequest, constants } from "node:http2";';
+      if (!source.includes("node:http2")) return undefined;
+      if (!source.includes(http2))
+        throw new Error(`${path} imports node:http2 otherwise than hono-without-http2 expects: update it`);
+      return {
+        contents: source.replace(
+          http2,
+          "const Http2ServerRequest = class NoHttp2Request {}; const constants = {};",
+        ),
+        loader: "js",
+      };
+    });
+  },
+};
+
 async function bundle(
   entryPoints: Record<string, string>,
   outdir: string,
@@ -117,7 +144,7 @@ await bundle(
   },
   backendDir,
   // pg-native: node-postgres's optional native driver, which Stackgate does not use.
-  { external: ["better-sqlite3", "pg-native"] },
+  { external: ["better-sqlite3", "pg-native"], plugins: [honoWithoutHttp2] },
 );
 cpSync(join(root, "apps/backend/src/db/migrations"), join(backendDir, "migrations"), { recursive: true });
 cpSync(join(root, "apps/backend/src/db/postgres-migrations"), join(backendDir, "postgres-migrations"), {
