@@ -237,7 +237,7 @@ function readStackList(value: unknown, clean: (text: string) => string): KomodoS
 
 /** Komodo's timestamp as `time` reads it, when it is one of the shapes that needs no fallback. */
 const isTime = (value: unknown): value is number | null | undefined =>
-  value === undefined || value === null || (Number.isInteger(value) && (value as number) >= 0);
+  value === undefined || value === null || (Number.isSafeInteger(value) && (value as number) >= 0);
 
 const isOptionalText = (value: unknown): value is string | null | undefined =>
   value === undefined || value === null || typeof value === "string";
