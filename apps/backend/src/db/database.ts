@@ -44,12 +44,10 @@ interface Preparable<Result> {
 }
 
 /**
- * `sql.placeholder(name)` as a column's value in an insert's values or an update's `set`: drizzle
- * encodes it by its column in both, but types it for inserts only.
+ * A placeholder of the same name for each of these columns of `table`, for an insert's values or an
+ * update's `set`: drizzle encodes each by its column in both, but types placeholders for inserts only
+ * (hence `never`, which fits any column).
  */
-export const placeholderValue = <T>(name: string): T => sql.placeholder(name) as unknown as T;
-
-/** A placeholder of the same name for each of these columns of `table` (see `placeholderValue`). */
 export const placeholders = <T extends Table, Column extends keyof T["$inferInsert"] & string>(
   _table: T,
   columns: Column[],

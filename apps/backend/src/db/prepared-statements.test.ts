@@ -7,7 +7,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { onPostgres, openTestDatabase } from "../testing/database.ts";
-import { keepStatementsPrepared, PREPARED_STATEMENTS, placeholderValue } from "./database.ts";
+import { keepStatementsPrepared, PREPARED_STATEMENTS, placeholders } from "./database.ts";
 import { alertChannel } from "./schema.ts";
 
 const note = sqliteTable("note", { id: integer("id").primaryKey(), body: text("body").notNull() });
@@ -85,7 +85,7 @@ describe("prepared queries (Database.prepare), on either engine", () => {
       const rename = db.prepare("test_rename_channel", (q) =>
         q
           .update(alertChannel)
-          .set({ name: placeholderValue("name") })
+          .set(placeholders(alertChannel, ["name"]))
           .where(eq(alertChannel.id, sql.placeholder("id")))
           .returning({ id: alertChannel.id }),
       );

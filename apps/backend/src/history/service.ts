@@ -6,7 +6,7 @@ import {
 } from "@stackgate/contract";
 import { and, desc, eq, gte, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { type Database, placeholders, placeholderValue, type Transaction } from "../db/database.ts";
+import { type Database, placeholders, type Transaction } from "../db/database.ts";
 import { deployChange, deployHistory, deployLog } from "../db/schema.ts";
 import { createWriteBehind } from "../db/write-behind.ts";
 import { type RunLog, revivedStages, storedStages } from "../deploy/stage-logs.ts";
@@ -238,9 +238,9 @@ export function createHistoryService({
           "commitMessage",
           "settleState",
           "settleReason",
+          "createdAt",
         ]),
         running: false,
-        createdAt: placeholderValue("finishedAt"),
         // In milliseconds, as both engines store it: drizzle encodes a placeholder's null as a date.
         settleUntil: sql`${sql.placeholder("settleUntilMs")}`,
       })
@@ -310,7 +310,8 @@ export function createHistoryService({
         id,
         success,
         message,
-        finishedAt,
+        // A finished entry's createdAt is its end: the list's order.
+        createdAt: finishedAt,
         commitFrom: commit?.from ?? null,
         commitTo: commit?.to ?? null,
         commitMessage: commit?.message ?? null,
