@@ -173,9 +173,12 @@ describe("retries", () => {
       receiver.received.length = 0;
       receiver.script({ status: 503, headers: { "retry-after": "3600" } });
       expect((await deploy("broken")).status).toBe(502);
-      await expect.poll(async () => (await deliveriesOf(channel.id))[0]?.status).toBe("failed");
+      // The first delivery failed too: wait for the failed deploy's own, which comes after the answer.
+      const failedDeploy = async () =>
+        (await deliveriesOf(channel.id)).find((delivery) => delivery.event === "deploy.failed");
+      await expect.poll(async () => (await failedDeploy())?.status).toBe("failed");
       expect(receiver.received).toHaveLength(1);
-      expect((await deliveriesOf(channel.id))[0]!.error).toMatch(
+      expect((await failedDeploy())!.error).toMatch(
         /not tried again: the next try would come 3600 s later, after the 10-second window/,
       );
     } finally {
