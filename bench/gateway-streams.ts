@@ -8,22 +8,29 @@
  * per-client limit raised), then 5,000 straight to the backend. Each way takes `DEPLOYS` deploys one
  * after another; each deploy's p99 over the 5,000 streams is printed, and the worst is judged.
  *
+ * Then the control: the same client, streams and deploys against bench/bare-event-server.ts, a server
+ * that only writes a frame of the same size to every stream: the floor this machine sets.
+ *
  * `BENCH_GATEWAY_SCRIPT` runs another build of the gateway (for example the one before a change).
  * `BENCH_LAYOUT=one`: through the one process (gateway, backend and dashboard) instead; its RSS is
  * the one judged, and there is no backend of its own to reach straight.
  * Needs about 11,000 open files per process: `ulimit -n 16384` first.
  */
 
-import { readFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type IncomingMessage } from "node:http";
+import { join } from "node:path";
 import {
   benchLayout,
   cpuMs,
+  freePort,
   loadAverage,
   machine,
   ms,
   openFileLimit,
   request,
+  startProcess,
   startStackgate,
   stopProcesses,
   summarize,
@@ -58,6 +65,8 @@ const serving = Object.entries(processes).filter(([name]) => name !== "simulator
 const MiB = 1024 * 1024;
 const rssOf = (pid: number) =>
   Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) * 1024;
+/** The size of Stackgate's `started` frame as the first stream read it (the control writes as much). */
+let startedFrameBytes: number | undefined;
 const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 /** Client addresses 127.0.1.1 … 127.0.1.250 in turn, so that no one address runs out of ports. */
@@ -89,8 +98,10 @@ function openStream(baseUrl: string, index: number): Promise<Stream> {
           const text = tail + chunk;
           tail = chunk.slice(-32);
           if (text.includes('"type":"subscribed"')) resolve(stream);
-          if (stream.startedAt === undefined && text.includes('"type":"started"'))
+          if (stream.startedAt === undefined && text.includes('"type":"started"')) {
             stream.startedAt = performance.now();
+            startedFrameBytes ??= Buffer.byteLength(chunk);
+          }
           if (stream.finishedAt === undefined && text.includes('"type":"finished"'))
             stream.finishedAt = performance.now();
         });
@@ -117,16 +128,21 @@ const stacks = (
 ).stacks.map((stack) => stack.name);
 
 /** Deploys one stack after another; for each, the p99 (and max) from the request to `started` on every stream. */
-async function deployAndTime(streams: Stream[]) {
+async function deployAndTime(
+  streams: Stream[],
+  baseUrl = gatewayUrl,
+  measured: (readonly [string, ChildProcess])[] = serving,
+) {
   const figures: { p50: number; p99: number; max: number; missed: number; status: number }[] = [];
-  const cpuBefore = serving.map(([name, child]) => [name, child, cpuMs(child.pid!)] as const);
+  const windowStart = process.hrtime.bigint() / 1000n;
+  const cpuBefore = measured.map(([name, child]) => [name, child, cpuMs(child.pid!)] as const);
   for (let round = 0; round < DEPLOYS; round++) {
     for (const stream of streams) {
       stream.startedAt = undefined;
       stream.finishedAt = undefined;
     }
     const deployStarted = performance.now();
-    const deploy = await request(`${gatewayUrl}/api/v0/deploy`, {
+    const deploy = await request(`${baseUrl}/api/v0/deploy`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": apiKey },
       body: JSON.stringify({ stack: stacks[round % stacks.length], action: "pull" }),
@@ -146,7 +162,8 @@ async function deployAndTime(streams: Stream[]) {
   const cpu = Object.fromEntries(
     cpuBefore.map(([name, child, before]) => [name, cpuMs(child.pid!) - before]),
   );
-  return Object.assign(figures, { cpu });
+  const window = [String(windowStart), String(process.hrtime.bigint() / 1000n)];
+  return Object.assign(figures, { cpu, window });
 }
 
 // Through the gateway. "Before" is read once a first few streams have been opened and closed, so
@@ -181,6 +198,32 @@ if (layout === "split") {
   for (const stream of directStreams) stream.response.destroy();
 }
 
+// The control: the same client and as many streams, on a server that only writes one frame of the
+// size of Stackgate's `started` to each (bench/bare-event-server.ts), so each figure above can be
+// read against what this machine's loopback sockets allow.
+await stopProcesses();
+await pause(2000);
+const barePort = await freePort();
+const bareUrl = `http://127.0.0.1:${barePort}`;
+const bare = await startProcess(
+  "bench/bare-event-server.ts",
+  [],
+  { PORT: String(barePort), FRAME_BYTES: String(startedFrameBytes ?? 1024) },
+  `${bareUrl}/health`,
+);
+const bareStreams = await openStreams(bareUrl);
+const floor = await deployAndTime(bareStreams, bareUrl, [["bare server", bare]]);
+for (const stream of bareStreams) stream.response.destroy();
+
+if (process.env.BENCH_PROFILE_DIR) {
+  // Monotonic microseconds, the clock of the CPU profiles' timestamps: the deploys' window in them.
+  const windows = { burst3: throughGateway.window, burst4: direct?.window ?? throughGateway.window };
+  writeFileSync(
+    join(process.env.BENCH_PROFILE_DIR, "windows.json"),
+    JSON.stringify({ ...windows, burst5: windows.burst3 }),
+  );
+}
+
 const verdict = (ok: boolean) => (ok ? "meets target" : "MISSES target");
 const worst = (figures: { p99: number }[]) => Math.max(...figures.map((figure) => figure.p99));
 const line = (figures: { p50: number; p99: number; max: number; missed: number; status: number }[]) =>
@@ -201,12 +244,15 @@ console.log(
   `    through the gateway:     ${line(throughGateway)}  (target worst p99 ≤ ${STARTED_P99_TARGET_MS} ms: ${verdict(worst(throughGateway) <= STARTED_P99_TARGET_MS && missed === 0)})`,
 );
 if (direct) console.log(`    straight to the backend: ${line(direct)}`);
+console.log(
+  `    control, a bare node:http server writing one ${startedFrameBytes ?? 1024}-byte frame to each stream: ${line(floor)}`,
+);
 const cpuLine = (cpu: Record<string, number>) =>
   Object.entries(cpu)
     .map(([name, value]) => `${name} ${value.toFixed(0)} ms`)
     .join(", ");
 console.log(
-  `    CPU for the ${DEPLOYS} deploys' events: through the gateway: ${cpuLine(throughGateway.cpu)}${direct ? `; straight: ${cpuLine(direct.cpu)}` : ""}`,
+  `    CPU for the ${DEPLOYS} deploys' events: through the gateway: ${cpuLine(throughGateway.cpu)}${direct ? `; straight: ${cpuLine(direct.cpu)}` : ""}; control: ${cpuLine(floor.cpu)}`,
 );
 const kept = (gatewayAfter - gatewayBefore) / MiB;
 console.log(

@@ -75,6 +75,10 @@ export function deployEventStream({
       if (event.type !== "subscribed" && visible.admits(events.runOf(event))) response.write(frameOf(event));
     });
     const runs = running.filter((run) => visible.admits(run)).map((run) => jsonOf(run, deployRun));
+    // The answer ends when the connection closes, not with a last chunk: each event is then one
+    // write to the socket, not a corked chunk flushed on the next tick (15 % less CPU per event at
+    // 5,000 streams, bench/RESULTS.md). An event stream's connection is never reused anyway.
+    response.useChunkedEncodingByDefault = false;
     response.writeHead(200, { "content-type": "text/event-stream" });
     response.write(KEEP_ALIVE_COMMENT + frame(`{"type":"subscribed","running":[${runs.join(",")}]}`));
     open.add(response);
