@@ -246,6 +246,9 @@ const supervisorStarts = measures("starts")
   ? await timeStarts(process.execPath, [join(root, "scripts/start.ts")])
   : [];
 const npmStarts = measures("starts") ? await timeStarts("npm", ["start"]) : [];
+/** The control: the same Node starting a server that answers every request at once, timed the same way. */
+const bareServer = `require("node:http").createServer((_, res) => res.end("{}")).listen(${port}, "127.0.0.1")`;
+const bareStarts = measures("starts") ? await timeStarts(process.execPath, ["-e", bareServer]) : [];
 
 /**
  * First starts: `node scripts/start.ts` over an empty DATA_DIR each time (the builds are there), from
@@ -533,6 +536,7 @@ if (measures("starts")) {
   );
   startLine("node scripts/start.ts (the supervisor)", supervisorStarts, layout === "one" ? 300 : 500);
   startLine("npm start (npm's own start-up included)", npmStarts);
+  startLine("control: a bare node:http server on the same Node", bareStarts);
 }
 if (measures("first")) {
   console.log(
