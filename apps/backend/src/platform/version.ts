@@ -1,8 +1,23 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-/** The release version: STACKGATE_VERSION when a build sets it, else the repository's package.json. */
-export function readVersion(): string {
-  if (process.env.STACKGATE_VERSION) return process.env.STACKGATE_VERSION;
-  const rootPackage = new URL("../../../../package.json", import.meta.url);
-  return (JSON.parse(readFileSync(rootPackage, "utf8")) as { version: string }).version;
+/** What the version reads when no build set STACKGATE_VERSION and no repository is around the code. */
+export const UNKNOWN_VERSION = "unknown";
+
+/**
+ * The release version: STACKGATE_VERSION when a build sets it (npm start, the images), else the
+ * version in the repository's package.json, found upwards from this code, wherever it runs from
+ * (the sources, or a build under dist/).
+ */
+export function readVersion(env: NodeJS.ProcessEnv = process.env, from: string = import.meta.url): string {
+  if (env.STACKGATE_VERSION) return env.STACKGATE_VERSION;
+  for (let dir = dirname(fileURLToPath(from)); ; dir = dirname(dir)) {
+    const candidate = join(dir, "package.json");
+    if (existsSync(candidate)) {
+      const found = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
+      if (found.name === "stackgate" && typeof found.version === "string") return found.version;
+    }
+    if (dirname(dir) === dir) return UNKNOWN_VERSION;
+  }
 }
