@@ -23,7 +23,7 @@ describe("readVersion", () => {
     expect(readVersion({})).toBe(rootPackage.version);
   });
 
-  test("the repository's package.json from a build under dist/, past another package's", () => {
+  test("the repository's package.json from a build under dist/, past another package's and a broken one", () => {
     const repository = join(scratch, "repository");
     const build = join(repository, "dist/bundle/backend");
     mkdirSync(build, { recursive: true });
@@ -32,6 +32,7 @@ describe("readVersion", () => {
       join(repository, "dist/package.json"),
       JSON.stringify({ name: "something-else", version: "0.0.1" }),
     );
+    writeFileSync(join(repository, "dist/bundle/package.json"), "{ not json");
     expect(readVersion({}, pathToFileURL(join(build, "stackgate.mjs")).href)).toBe("9.8.7");
   });
 

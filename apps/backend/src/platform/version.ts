@@ -13,11 +13,19 @@ export const UNKNOWN_VERSION = "unknown";
 export function readVersion(env: NodeJS.ProcessEnv = process.env, from: string = import.meta.url): string {
   if (env.STACKGATE_VERSION) return env.STACKGATE_VERSION;
   for (let dir = dirname(fileURLToPath(from)); ; dir = dirname(dir)) {
-    const candidate = join(dir, "package.json");
-    if (existsSync(candidate)) {
-      const found = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
-      if (found.name === "stackgate" && typeof found.version === "string") return found.version;
-    }
+    const found = packageIn(dir);
+    if (found?.name === "stackgate" && typeof found.version === "string") return found.version;
     if (dirname(dir) === dir) return UNKNOWN_VERSION;
+  }
+}
+
+/** The package.json in `dir`, when there is one that parses. */
+function packageIn(dir: string): { name?: unknown; version?: unknown } | undefined {
+  const path = join(dir, "package.json");
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as { name?: unknown; version?: unknown };
+  } catch {
+    return undefined;
   }
 }
