@@ -454,9 +454,17 @@ describe("a stack's page", () => {
       expect(historyInputs).toHaveLength(1);
       expect(JSON.parse(historyInputs[0] ?? "{}")).toMatchObject({ json: { stack: "flaky" } });
 
-      // A later deploy that succeeds clears the mark, live.
-      world().komodo.faults.setStack("flaky", { failWith: undefined });
-      expect((await deployWithKey(world().stackgate, world().apiKey, "flaky", "pull")).status).toBe(200);
+      // A later deploy that succeeds clears the mark, live. Komodo holds it until the page shows it
+      // running: the page's event stream is connected by then, so the deploy's end reaches it (one that
+      // ended before the stream connected would not: the page asks again only on a reconnect).
+      const pulling = page.getByText("Pulling", { exact: true });
+      expect(await pulling.count()).toBe(0);
+      world().komodo.faults.setStack("flaky", { failWith: undefined, holdUpdates: true });
+      const answer = deployWithKey(world().stackgate, world().apiKey, "flaky", "pull");
+      await world().komodo.whenHeld("flaky");
+      await pulling.first().waitFor();
+      world().komodo.releaseUpdates("flaky");
+      expect((await answer).status).toBe(200);
       await badge.waitFor({ state: "detached" });
     } finally {
       // Komodo deletes it again, even after a failure here, so the later tests find the stacks they
